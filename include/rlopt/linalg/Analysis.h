@@ -1,0 +1,70 @@
+#ifndef RLOPT_LINALG_ANALYSIS_H
+#define RLOPT_LINALG_ANALYSIS_H
+
+#include "mlir/IR/Operation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+}
+
+namespace rlopt::linalg {
+
+/// One row per tensor dimension: the coefficient of each loop, then the
+/// constant term (the paper's access matrix).
+using AccessMatrix = std::vector<std::vector<int64_t>>;
+
+/// Scalar operations in the op's body, per point of the iteration space.
+struct ArithCounts {
+  int add = 0, sub = 0, mul = 0, div = 0, transcendental = 0, other = 0;
+};
+
+/// How the schedule may treat an op; derived from its kind and maps.
+enum class OpClass {
+  Fill,
+  Elementwise,
+  Reduction,
+  Matmul,
+  Conv2d,
+  Pooling,
+  Transpose,
+  Generic,
+};
+
+const char *opClassName(OpClass opClass);
+
+/// Everything the environment and `rlopt inspect` know about one Linalg op.
+struct OpInfo {
+  unsigned index = 0;
+  std::string id;   ///< "op<index>", stable in program order
+  std::string kind; ///< operation name, e.g. "linalg.matmul"
+  OpClass opClass = OpClass::Generic;
+  std::vector<int64_t> loopRanges;
+  std::vector<bool> isReduction;
+  std::vector<AccessMatrix> loads, stores;
+  ArithCounts arith;
+  std::vector<unsigned> producers, consumers;
+  unsigned line = 0;
+  mlir::Operation *op = nullptr;
+
+  unsigned numLoops() const { return loopRanges.size(); }
+  int64_t iterationCount() const;
+};
+
+/// Ops of `module` in program order (the order `transform.structured.match
+/// interface{LinalgOp}` returns them).
+std::vector<mlir::Operation *> collectLinalgOps(mlir::ModuleOp module);
+
+std::vector<OpInfo> analyzeOps(mlir::ModuleOp module);
+
+nlohmann::json toJson(const OpInfo &info);
+std::string describe(const OpInfo &info);
+
+} // namespace rlopt::linalg
+
+#endif

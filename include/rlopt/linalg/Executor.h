@@ -1,0 +1,93 @@
+#ifndef RLOPT_LINALG_EXECUTOR_H
+#define RLOPT_LINALG_EXECUTOR_H
+
+#include "rlopt/core/Result.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+}
+
+namespace rlopt::linalg {
+
+struct TensorSpec {
+  std::vector<int64_t> shape;
+  bool isF64 = false;
+  int64_t numElements() const;
+  size_t bytes() const { return numElements() * (isF64 ? 8 : 4); }
+};
+
+/// The entry function's tensors: arguments, then results (which the
+/// lowering turns into trailing out-parameters).
+struct Signature {
+  std::string name;
+  std::vector<TensorSpec> inputs, outputs;
+};
+
+Signature signatureOf(mlir::func::FuncOp func);
+
+/// A 64-byte aligned host buffer with its MLIR memref descriptor.
+class HostBuffer {
+public:
+  explicit HostBuffer(const TensorSpec &spec);
+  HostBuffer(const HostBuffer &) = delete;
+  HostBuffer &operator=(const HostBuffer &) = delete;
+
+  const TensorSpec &spec() const { return tensorSpec; }
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  /// The memref descriptor the C interface takes a pointer to.
+  void *descriptor() { return desc.data(); }
+
+  /// Uniform values in [-1, 1) from a seeded generator.
+  void fillRandom(uint64_t seed);
+  void copyFrom(const HostBuffer &other);
+  double valueAt(int64_t i) const;
+
+private:
+  struct FreeDeleter {
+    void operator()(void *p) const { std::free(p); }
+  };
+  TensorSpec tensorSpec;
+  std::unique_ptr<void, FreeDeleter> storage;
+  std::vector<int64_t> desc;
+};
+
+/// Result of comparing a candidate's outputs with the baseline's.
+struct Comparison {
+  bool match = true;
+  double maxAbsError = 0;
+  int64_t mismatches = 0;
+};
+
+/// Elements match when |a - b| <= rtol * |b| + atol * max|baseline|, and
+/// NaNs match only NaNs.
+Comparison compareOutputs(const std::vector<HostBuffer *> &baseline,
+                          const std::vector<HostBuffer *> &candidate,
+                          double rtol, double atol);
+
+/// A lowered module JIT-compiled at -O3 for the host CPU.
+class JitKernel {
+public:
+  static Result<std::unique_ptr<JitKernel>> compile(mlir::ModuleOp lowered,
+                                                    const Signature &sig);
+  ~JitKernel();
+  /// Calls the entry function with `args` (inputs, then outputs).
+  void run(const std::vector<HostBuffer *> &args);
+
+private:
+  JitKernel() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::string symbol;
+};
+
+} // namespace rlopt::linalg
+
+#endif

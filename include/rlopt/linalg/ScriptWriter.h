@@ -1,0 +1,33 @@
+#ifndef RLOPT_LINALG_SCRIPTWRITER_H
+#define RLOPT_LINALG_SCRIPTWRITER_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rlopt::linalg {
+
+/// Accumulates the body of a transform-dialect named sequence as text; the
+/// same text is applied in-process and written by --emit-transform.
+class ScriptWriter {
+public:
+  /// A fresh SSA name ('%' + `base` + a counter).
+  std::string fresh(const std::string &base);
+  void line(const std::string &text) { lines.push_back(text); }
+
+  /// `(!transform.any_op, ...)` with `n` entries.
+  static std::string anyOps(unsigned n);
+  static std::string intList(const std::vector<int64_t> &values);
+
+  /// The complete module with `__transform_main`; `numOps` handles are
+  /// split from one match over all Linalg ops.
+  std::string finish(unsigned numOps, bool lowerVectors) const;
+
+private:
+  std::vector<std::string> lines;
+  std::map<std::string, unsigned> counters;
+};
+
+} // namespace rlopt::linalg
+
+#endif

@@ -1,0 +1,102 @@
+#ifndef RLOPT_LINALG_TRANSFORMATION_H
+#define RLOPT_LINALG_TRANSFORMATION_H
+
+#include "rlopt/core/Result.h"
+#include "rlopt/linalg/Analysis.h"
+#include "rlopt/linalg/Schedule.h"
+#include "rlopt/linalg/ScriptWriter.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlopt::linalg {
+
+/// Limits every transformation respects; from the environment config.
+struct TransformLimits {
+  /// Largest vector (product of the op's ranges) vectorize may create:
+  /// bigger vectors blow up compile time without running faster.
+  int64_t maxVectorElements = 4096;
+};
+
+/// One op's loop nest as the schedule so far has left it.
+struct OpState {
+  const OpInfo *info = nullptr;
+  std::string handle;               ///< transform-dialect handle to the op
+  std::string kind;                 ///< current op name
+  OpClass opClass = OpClass::Generic;
+  std::vector<int64_t> ranges;      ///< current (upper-bound) loop ranges
+  std::vector<bool> isReduction;
+  std::vector<bool> partial;        ///< a tile size did not divide this loop
+  std::vector<TransformStep> history;
+  bool generalized = false;
+  bool parallelized = false;
+  bool vectorized = false;
+  bool img2col = false;
+  bool stopped = false;
+  int fusedInto = -1;               ///< consumer op index after fusion
+  bool fusedOpaque = false;         ///< fused, with ranges unknown statically
+
+  unsigned numLoops() const { return ranges.size(); }
+  bool hasPartialTiles() const;
+  int64_t iterationCount() const;
+};
+
+/// The state of a whole program under a schedule being built.
+struct ScheduleState {
+  ScheduleState(const std::vector<OpInfo> &ops, TransformLimits limits = {});
+
+  std::vector<OpState> ops;
+  ScriptWriter script;
+  TransformLimits limits;
+  bool lowerVectors = false;
+
+  /// The transform-dialect module for everything applied so far.
+  std::string transformScript() const;
+};
+
+enum class ParamKind {
+  None,        ///< `vectorize`
+  PerLoop,     ///< one integer per loop: `tile(32,0,16)`
+  Permutation, ///< a permutation of the loops: `interchange(0,2,1)`
+};
+
+/// A transformation is one entry in `transformations()`: its name, how its
+/// parameters look, when it applies, and the transform-dialect ops it emits.
+struct Transformation {
+  const char *name;
+  ParamKind params;
+  const char *summary;
+  /// Why `params` cannot apply to op `index`; nullopt when they can.
+  std::optional<std::string> (*check)(const ScheduleState &state,
+                                      unsigned index,
+                                      const std::vector<int64_t> &params);
+  /// Emits the transform ops and updates the op states.
+  void (*emit)(ScheduleState &state, unsigned index,
+               const std::vector<int64_t> &params);
+};
+
+const std::vector<Transformation> &transformations();
+const Transformation *findTransformation(const std::string &name);
+
+/// Checks common rules (op not finished, parameter count and bounds) and
+/// then the transformation's own.
+std::optional<std::string> checkStep(const ScheduleState &state, unsigned index,
+                                     const Transformation &transformation,
+                                     const std::vector<int64_t> &params);
+/// checkStep, then emit; the error reads `op3: tile(...): why`.
+Status applyStep(ScheduleState &state, unsigned index,
+                 const TransformStep &step);
+/// Applies a whole schedule to a fresh state.
+Status applySchedule(ScheduleState &state, const Schedule &schedule);
+
+// Helpers shared by the transformation entries.
+std::vector<int64_t> tiledRanges(const OpState &op,
+                                 const std::vector<int64_t> &sizes);
+void recordTiling(OpState &op, const std::vector<int64_t> &sizes);
+std::optional<std::string> checkTileSizes(const OpState &op,
+                                          const std::vector<int64_t> &sizes);
+
+} // namespace rlopt::linalg
+
+#endif

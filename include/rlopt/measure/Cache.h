@@ -1,0 +1,45 @@
+#ifndef RLOPT_MEASURE_CACHE_H
+#define RLOPT_MEASURE_CACHE_H
+
+#include "rlopt/core/Result.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+struct sqlite3;
+
+namespace rlopt::measure {
+
+/// Key of one measurement: what was run, where, by which rlopt.
+struct CacheKey {
+  std::string programHash; ///< hash of the lowered baseline + candidate
+  std::string machine;     ///< MachineInfo::fingerprint
+  std::string version = RLOPT_VERSION;
+};
+
+/// The SQLite measurement cache. Every sample is stored (JSON payload), so
+/// noise stays visible; lookups return the newest. Safe with several
+/// processes writing at once (WAL, busy timeout).
+class Cache {
+public:
+  /// Opens or creates the database; the directory must exist.
+  static Result<std::unique_ptr<Cache>> open(const std::string &path);
+  /// `$XDG_CACHE_HOME/rlopt/measurements.sqlite` or `~/.cache/rlopt/...`;
+  /// creates the directory.
+  static std::string defaultPath();
+  ~Cache();
+
+  Status store(const CacheKey &key, const std::string &payloadJson);
+  std::optional<std::string> lookup(const CacheKey &key);
+  /// Number of samples stored under `key`.
+  int count(const CacheKey &key);
+
+private:
+  explicit Cache(sqlite3 *db) : db(db) {}
+  sqlite3 *db;
+};
+
+} // namespace rlopt::measure
+
+#endif

@@ -1,0 +1,163 @@
+#include "rlopt/linalg/Executor.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace rlopt::linalg {
+
+int64_t TensorSpec::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+static TensorSpec specOf(mlir::Type type) {
+  auto tensor = mlir::cast<mlir::RankedTensorType>(type);
+  TensorSpec spec;
+  spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  spec.isF64 = tensor.getElementType().isF64();
+  return spec;
+}
+
+Signature signatureOf(mlir::func::FuncOp func) {
+  Signature sig;
+  sig.name = func.getSymName().str();
+  for (mlir::Type t : func.getFunctionType().getInputs())
+    sig.inputs.push_back(specOf(t));
+  for (mlir::Type t : func.getFunctionType().getResults())
+    sig.outputs.push_back(specOf(t));
+  return sig;
+}
+
+HostBuffer::HostBuffer(const TensorSpec &spec) : tensorSpec(spec) {
+  size_t bytes = std::max<size_t>(64, (spec.bytes() + 63) / 64 * 64);
+  storage.reset(std::aligned_alloc(64, bytes));
+  std::memset(storage.get(), 0, bytes);
+  // { allocated, aligned, offset, sizes[rank], strides[rank] }
+  size_t rank = spec.shape.size();
+  desc.assign(3 + 2 * rank, 0);
+  desc[0] = reinterpret_cast<int64_t>(storage.get());
+  desc[1] = reinterpret_cast<int64_t>(storage.get());
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    desc[3 + i] = spec.shape[i];
+    desc[3 + rank + i] = stride;
+    stride *= spec.shape[i];
+  }
+}
+
+void HostBuffer::fillRandom(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  int64_t n = tensorSpec.numElements();
+  if (tensorSpec.isF64) {
+    auto *p = static_cast<double *>(data());
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = dist(rng);
+  } else {
+    auto *p = static_cast<float *>(data());
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = static_cast<float>(dist(rng));
+  }
+}
+
+void HostBuffer::copyFrom(const HostBuffer &other) {
+  std::memcpy(data(), other.data(), tensorSpec.bytes());
+}
+
+double HostBuffer::valueAt(int64_t i) const {
+  if (tensorSpec.isF64)
+    return static_cast<const double *>(data())[i];
+  return static_cast<const float *>(data())[i];
+}
+
+Comparison compareOutputs(const std::vector<HostBuffer *> &baseline,
+                          const std::vector<HostBuffer *> &candidate,
+                          double rtol, double atol) {
+  Comparison result;
+  for (size_t b = 0; b < baseline.size(); ++b) {
+    int64_t n = baseline[b]->spec().numElements();
+    double scale = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (std::isfinite(baseline[b]->valueAt(i)))
+        scale = std::max(scale, std::fabs(baseline[b]->valueAt(i)));
+    for (int64_t i = 0; i < n; ++i) {
+      double expected = baseline[b]->valueAt(i);
+      double actual = candidate[b]->valueAt(i);
+      if (std::isnan(expected) || std::isnan(actual)) {
+        if (std::isnan(expected) != std::isnan(actual))
+          ++result.mismatches;
+        continue;
+      }
+      double error = std::fabs(actual - expected);
+      if (std::isinf(expected) || std::isinf(actual))
+        error = expected == actual ? 0 : INFINITY;
+      result.maxAbsError = std::max(result.maxAbsError, error);
+      if (error > rtol * std::fabs(expected) + atol * scale)
+        ++result.mismatches;
+    }
+  }
+  result.match = result.mismatches == 0;
+  return result;
+}
+
+JitKernel::~JitKernel() = default;
+
+Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
+                                                      const Signature &sig) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return makeError("cannot detect the host target: " +
+                     llvm::toString(builder.takeError()));
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = builder->createTargetMachine();
+  if (!machine)
+    return makeError("cannot create the host target machine: " +
+                     llvm::toString(machine.takeError()));
+
+  mlir::ExecutionEngineOptions options;
+  options.transformer =
+      mlir::makeOptimizingTransformer(3, /*sizeLevel=*/0, machine->get());
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine = mlir::ExecutionEngine::create(lowered, options);
+  if (!engine)
+    return makeError("JIT compilation failed: " +
+                     llvm::toString(engine.takeError()));
+  std::unique_ptr<JitKernel> kernel(new JitKernel());
+  kernel->engine = std::move(*engine);
+  kernel->symbol = "_mlir_ciface_" + sig.name;
+  if (auto fn = kernel->engine->lookupPacked(kernel->symbol); !fn)
+    return makeError("JIT: no entry point " + kernel->symbol + ": " +
+                     llvm::toString(fn.takeError()));
+  return std::move(kernel);
+}
+
+void JitKernel::run(const std::vector<HostBuffer *> &args) {
+  // The packed interface takes one pointer per argument; each argument of
+  // the C interface is itself a pointer to a memref descriptor.
+  std::vector<void *> descriptors, packed;
+  descriptors.reserve(args.size());
+  for (HostBuffer *buffer : args)
+    descriptors.push_back(buffer->descriptor());
+  for (void *&d : descriptors)
+    packed.push_back(&d);
+  llvm::cantFail(engine->invokePacked(symbol, packed));
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,231 @@
+#include "rlopt/linalg/Measurement.h"
+
+#include "rlopt/linalg/Apply.h"
+#include "rlopt/linalg/Executor.h"
+#include "rlopt/linalg/Lowering.h"
+#include "rlopt/measure/MachineInfo.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <chrono>
+#include <cstdlib>
+
+extern "C" void omp_set_num_threads(int);
+
+namespace rlopt::linalg {
+
+nlohmann::json Measurement::toJson() const {
+  return {{"baseline_ms", baselineMs},
+          {"candidate_ms", candidateMs},
+          {"speedup", speedup},
+          {"baseline_spread", baselineSpread},
+          {"candidate_spread", candidateSpread},
+          {"correct", correct},
+          {"max_abs_error", maxAbsError},
+          {"cached", cached},
+          {"rounds", rounds},
+          {"compile_ms", compileMs},
+          {"program_hash", programHash}};
+}
+
+Measurement Measurement::fromJson(const nlohmann::json &json) {
+  Measurement m;
+  m.baselineMs = json.value("baseline_ms", 0.0);
+  m.candidateMs = json.value("candidate_ms", 0.0);
+  m.speedup = json.value("speedup", 0.0);
+  m.baselineSpread = json.value("baseline_spread", 0.0);
+  m.candidateSpread = json.value("candidate_spread", 0.0);
+  m.correct = json.value("correct", false);
+  m.maxAbsError = json.value("max_abs_error", 0.0);
+  m.cached = json.value("cached", false);
+  m.rounds = json.value("rounds", 0);
+  m.compileMs = json.value("compile_ms", 0.0);
+  m.programHash = json.value("program_hash", std::string());
+  return m;
+}
+
+static std::string printed(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+static double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+namespace {
+
+/// Everything the worker builds before it may run: both sides lowered.
+struct LoweredPair {
+  mlir::OwningOpRef<mlir::ModuleOp> baseline, candidate;
+  std::string hash;
+};
+
+} // namespace
+
+static Result<LoweredPair> lowerBoth(const Program &program,
+                                     const std::string &script,
+                                     const MeasureOptions &options) {
+  LoweredPair pair;
+  pair.baseline = program.module.get().clone();
+  pair.candidate = program.module.get().clone();
+  if (!script.empty()) {
+    Status applied = applyTransformScript(*pair.candidate, script);
+    if (!applied)
+      return applied.error();
+  }
+  if (Status s = lowerToLLVM(*pair.baseline); !s)
+    return makeError("baseline: " + s.error().message);
+  if (Status s = lowerToLLVM(*pair.candidate); !s)
+    return makeError("candidate: " + s.error().message);
+  std::string key = printed(*pair.baseline) + "\n//candidate\n" +
+                    printed(*pair.candidate) +
+                    "\n//seed=" + std::to_string(options.seed);
+  char hex[17];
+  snprintf(hex, sizeof(hex), "%016llx",
+           (unsigned long long)llvm::xxh3_64bits(key));
+  pair.hash = hex;
+  return pair;
+}
+
+/// The worker's side: lower, report the hash, and run if asked to.
+static int runWorker(measure::WorkerChannel &channel, const Program &program,
+                     const std::string &script, const MeasureOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto fail = [&](const std::string &message) {
+    channel.send(nlohmann::json{{"error", message}}.dump());
+    return 0;
+  };
+  auto pair = lowerBoth(program, script, options);
+  if (!pair)
+    return fail(pair.error().message);
+  channel.send(nlohmann::json{{"hash", pair->hash}}.dump());
+  auto go = channel.receive();
+  if (!go || *go != "run")
+    return 0;
+
+  std::string threads = std::to_string(options.threads);
+  setenv("OMP_NUM_THREADS", threads.c_str(), 1);
+  setenv("OMP_PROC_BIND", "close", 1);
+  omp_set_num_threads(options.threads);
+
+  Signature sig = signatureOf(program.entry());
+  auto baseline = JitKernel::compile(*pair->baseline, sig);
+  if (!baseline)
+    return fail("baseline: " + baseline.error().message);
+  auto candidate = JitKernel::compile(*pair->candidate, sig);
+  if (!candidate)
+    return fail("candidate: " + candidate.error().message);
+  double compileMs = msSince(start);
+
+  // Each side gets its own copy of the inputs: a kernel may write into an
+  // argument it was given as an init tensor.
+  std::vector<std::unique_ptr<HostBuffer>> pristine, sides[2];
+  std::vector<HostBuffer *> args[2], outputs[2];
+  for (size_t i = 0; i < sig.inputs.size(); ++i) {
+    pristine.push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
+    pristine.back()->fillRandom(options.seed * 7919 + i);
+  }
+  for (int side = 0; side < 2; ++side) {
+    for (size_t i = 0; i < sig.inputs.size(); ++i) {
+      sides[side].push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
+      sides[side].back()->copyFrom(*pristine[i]);
+    }
+    for (const TensorSpec &spec : sig.outputs) {
+      sides[side].push_back(std::make_unique<HostBuffer>(spec));
+      outputs[side].push_back(sides[side].back().get());
+    }
+    for (auto &b : sides[side])
+      args[side].push_back(b.get());
+  }
+  (*baseline)->run(args[0]);
+  (*candidate)->run(args[1]);
+  Comparison comparison =
+      compareOutputs(outputs[0], outputs[1], options.rtol, options.atol);
+
+  Measurement m;
+  m.correct = comparison.match;
+  m.maxAbsError = comparison.maxAbsError;
+  m.compileMs = compileMs;
+  m.programHash = pair->hash;
+  measure::InterleavedTiming timing = measure::timeInterleaved(
+      [&] { (*baseline)->run(args[0]); }, [&] { (*candidate)->run(args[1]); },
+      options.timing);
+  m.baselineMs = timing.baseline.medianMs;
+  m.candidateMs = timing.candidate.medianMs;
+  m.baselineSpread = timing.baseline.spread;
+  m.candidateSpread = timing.candidate.spread;
+  m.rounds = timing.rounds;
+  m.speedup = m.correct ? timing.speedup() : 0;
+  channel.send(m.toJson().dump());
+  return 0;
+}
+
+static Result<nlohmann::json> parseReply(const Result<std::string> &reply) {
+  if (!reply)
+    return reply.error();
+  auto json = nlohmann::json::parse(*reply, nullptr, false);
+  if (json.is_discarded())
+    return makeError("worker sent a malformed reply");
+  if (json.contains("error"))
+    return makeError(json["error"].get<std::string>());
+  return json;
+}
+
+Result<Measurement> measureSchedule(const Program &program,
+                                    const Schedule &schedule,
+                                    const MeasureOptions &options,
+                                    measure::Cache *cache) {
+  std::string script;
+  if (!schedule.empty()) {
+    auto built = buildTransformScript(program, schedule,
+                                      options.transformLimits);
+    if (!built)
+      return built.error();
+    script = *built;
+  }
+  auto worker = measure::Worker::spawn(
+      [&](measure::WorkerChannel &channel) {
+        return runWorker(channel, program, script, options);
+      },
+      options.limits);
+  if (!worker)
+    return worker.error();
+
+  auto hello = parseReply(worker->receive());
+  if (!hello)
+    return hello.error();
+  measure::CacheKey key{(*hello)["hash"].get<std::string>(),
+                        measure::hostMachine().fingerprint(options.threads)};
+  if (cache) {
+    if (auto stored = cache->lookup(key)) {
+      worker->send("stop");
+      worker->finish();
+      auto json = nlohmann::json::parse(*stored, nullptr, false);
+      if (!json.is_discarded()) {
+        Measurement m = Measurement::fromJson(json);
+        m.cached = true;
+        return m;
+      }
+    }
+  }
+  worker->send("run");
+  auto reply = parseReply(worker->receive());
+  worker->finish();
+  if (!reply)
+    return reply.error();
+  Measurement m = Measurement::fromJson(*reply);
+  if (cache) {
+    Status stored = cache->store(key, reply->dump());
+    if (!stored)
+      return stored.error();
+  }
+  return m;
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,209 @@
+#include "rlopt/linalg/Program.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace rlopt::linalg {
+
+func::FuncOp Program::entry() const {
+  for (auto func : module.get().getOps<func::FuncOp>())
+    if (!func.isExternal())
+      return func;
+  return nullptr;
+}
+
+const OpInfo *Program::findOp(llvm::StringRef id) const {
+  for (const OpInfo &op : ops)
+    if (op.id == id)
+      return &op;
+  return nullptr;
+}
+
+std::string locationPrefix(Operation *op, const std::string &path) {
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    return path + ":" + std::to_string(loc.getLine()) + ": ";
+  return path + ": ";
+}
+
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+/// Checks one function argument or result type.
+static std::optional<std::string> checkTensorType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return "type " + typeString(type) +
+           " is not a ranked tensor (rlopt programs take and return tensors)";
+  if (!tensor.hasStaticShape())
+    return "dynamic shape in " + typeString(type) +
+           " (rlopt needs static shapes)";
+  if (llvm::is_contained(tensor.getShape(), 0))
+    return "zero-sized dimension in " + typeString(type);
+  Type element = tensor.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return "element type " + typeString(element) + " in " + typeString(type) +
+           " is not supported (f32 and f64 only)";
+  return std::nullopt;
+}
+
+/// Top-level ops a program may hold besides the Linalg ops it schedules.
+static bool isGlueOp(Operation *op) {
+  return isa<arith::ConstantOp, tensor::EmptyOp, tensor::ExpandShapeOp,
+             tensor::CollapseShapeOp, func::ReturnOp>(op);
+}
+
+static Status validate(Program &program, const LoadOptions &options) {
+  const std::string &path = program.path;
+  ModuleOp module = *program.module;
+  unsigned bodies = 0;
+  for (auto func : module.getOps<func::FuncOp>())
+    bodies += !func.isExternal();
+  if (bodies == 0)
+    return makeError(path + ": no func.func with a body");
+  func::FuncOp entry = program.entry();
+  if (bodies > 1)
+    return makeError(locationPrefix(entry, path) +
+                     "more than one function; rlopt takes one function per "
+                     "file");
+  FunctionType type = entry.getFunctionType();
+  for (auto [i, input] : llvm::enumerate(type.getInputs()))
+    if (auto problem = checkTensorType(input))
+      return makeError(locationPrefix(entry, path) + "argument " +
+                       std::to_string(i) + " of @" + entry.getSymName().str() +
+                       ": " + *problem);
+  if (type.getNumResults() == 0)
+    return makeError(locationPrefix(entry, path) + "@" +
+                     entry.getSymName().str() +
+                     " returns nothing; rlopt compares the returned tensors");
+  for (auto [i, result] : llvm::enumerate(type.getResults()))
+    if (auto problem = checkTensorType(result))
+      return makeError(locationPrefix(entry, path) + "result " +
+                       std::to_string(i) + " of @" + entry.getSymName().str() +
+                       ": " + *problem);
+
+  std::optional<Error> failure;
+  entry.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<mlir::linalg::LinalgOp>(op)) {
+      for (Type t : op->getOperandTypes()) {
+        if (isa<MemRefType>(t)) {
+          failure = makeError(locationPrefix(op, path) +
+                              op->getName().getStringRef().str() +
+                              " works on memrefs; rlopt schedules tensors");
+          return WalkResult::interrupt();
+        }
+        if (auto tensor = dyn_cast<RankedTensorType>(t))
+          if (auto problem = checkTensorType(tensor)) {
+            failure = makeError(locationPrefix(op, path) +
+                                op->getName().getStringRef().str() + ": " +
+                                *problem);
+            return WalkResult::interrupt();
+          }
+      }
+      return WalkResult::skip();
+    }
+    if (op->getParentOp() == entry.getOperation() || isGlueOp(op)) {
+      if (!isGlueOp(op)) {
+        failure = makeError(
+            locationPrefix(op, path) + "unsupported op " +
+            op->getName().getStringRef().str() +
+            " (rlopt schedules Linalg ops on tensors, with arith.constant, "
+            "tensor.empty and reshapes between them)");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    failure = makeError(locationPrefix(op, path) + "unsupported op " +
+                        op->getName().getStringRef().str());
+    return WalkResult::interrupt();
+  });
+  if (failure)
+    return *failure;
+
+  program.ops = analyzeOps(module);
+  if (program.ops.empty())
+    return makeError(locationPrefix(entry, path) +
+                     "no Linalg op to schedule in @" +
+                     entry.getSymName().str());
+  for (const OpInfo &op : program.ops) {
+    if (op.numLoops() > options.maxLoops)
+      return makeError(locationPrefix(op.op, path) + op.id + " (" + op.kind +
+                       ") has " + std::to_string(op.numLoops()) +
+                       " loops; the configuration allows at most " +
+                       std::to_string(options.maxLoops) + " (max_loops)");
+    for (int64_t range : op.loopRanges)
+      if (range <= 0)
+        return makeError(locationPrefix(op.op, path) + op.id +
+                         " has a loop of non-positive or dynamic range");
+  }
+  return Status::success();
+}
+
+/// Parses with a diagnostic handler that keeps the first error as one line.
+static Result<Program> parseSource(MLIRContext &context,
+                                   std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                   const std::string &path,
+                                   const LoadOptions &options) {
+  if (buffer->getBufferSize() > 0 &&
+      llvm::any_of(buffer->getBuffer(), [](char c) { return c == '\0'; }))
+    return makeError(path + ": binary data, not MLIR text");
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  std::optional<std::string> firstError;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error || firstError)
+      return success();
+    std::string where = path + ": ";
+    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+      where = path + ":" + std::to_string(loc.getLine()) + ":" +
+              std::to_string(loc.getColumn()) + ": ";
+    std::string message = diag.str();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    firstError = where + message;
+    return success();
+  });
+  Program program;
+  program.path = path;
+  ParserConfig config(&context);
+  program.module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!program.module)
+    return makeError(firstError ? *firstError
+                                : path + ": cannot parse as MLIR");
+  if (failed(verify(*program.module)))
+    return makeError(firstError ? *firstError : path + ": invalid IR");
+  Status status = validate(program, options);
+  if (!status)
+    return status.error();
+  return program;
+}
+
+Result<Program> loadProgram(MLIRContext &context, const std::string &path,
+                            const LoadOptions &options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return makeError(path + ": cannot read file: " +
+                     buffer.getError().message());
+  return parseSource(context, std::move(*buffer), path, options);
+}
+
+Result<Program> parseProgram(MLIRContext &context, llvm::StringRef text,
+                             const std::string &name,
+                             const LoadOptions &options) {
+  return parseSource(context, llvm::MemoryBuffer::getMemBufferCopy(text, name),
+                     name, options);
+}
+
+} // namespace rlopt::linalg

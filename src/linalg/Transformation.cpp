@@ -1,0 +1,175 @@
+#include "rlopt/linalg/Transformation.h"
+
+#include <algorithm>
+
+namespace rlopt::linalg {
+
+// Each entry lives in its own file under transforms/.
+Transformation tileTransformation();
+Transformation parallelizeTransformation();
+Transformation fuseTransformation();
+Transformation interchangeTransformation();
+Transformation vectorizeTransformation();
+Transformation img2colTransformation();
+Transformation stopTransformation();
+
+const std::vector<Transformation> &transformations() {
+  static const std::vector<Transformation> all = {
+      tileTransformation(),       parallelizeTransformation(),
+      fuseTransformation(),       interchangeTransformation(),
+      vectorizeTransformation(),  img2colTransformation(),
+      stopTransformation(),
+  };
+  return all;
+}
+
+const Transformation *findTransformation(const std::string &name) {
+  for (const Transformation &t : transformations())
+    if (name == t.name)
+      return &t;
+  return nullptr;
+}
+
+bool OpState::hasPartialTiles() const {
+  return std::find(partial.begin(), partial.end(), true) != partial.end();
+}
+
+int64_t OpState::iterationCount() const {
+  int64_t n = 1;
+  for (int64_t r : ranges)
+    n *= r;
+  return n;
+}
+
+ScheduleState::ScheduleState(const std::vector<OpInfo> &infos,
+                             TransformLimits limits)
+    : limits(limits) {
+  for (const OpInfo &info : infos) {
+    OpState op;
+    op.info = &info;
+    op.handle = "%op" + std::to_string(info.index);
+    op.kind = info.kind;
+    op.opClass = info.opClass;
+    op.ranges = info.loopRanges;
+    op.isReduction = info.isReduction;
+    op.partial.assign(info.loopRanges.size(), false);
+    ops.push_back(std::move(op));
+  }
+}
+
+std::string ScheduleState::transformScript() const {
+  return script.finish(ops.size(), lowerVectors);
+}
+
+std::vector<int64_t> tiledRanges(const OpState &op,
+                                 const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> ranges = op.ranges;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i] != 0)
+      ranges[i] = sizes[i];
+  return ranges;
+}
+
+void recordTiling(OpState &op, const std::vector<int64_t> &sizes) {
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0)
+      continue;
+    if (op.ranges[i] % sizes[i] != 0)
+      op.partial[i] = true;
+    op.ranges[i] = sizes[i];
+  }
+}
+
+std::optional<std::string> checkTileSizes(const OpState &op,
+                                          const std::vector<int64_t> &sizes) {
+  bool any = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0)
+      return "negative size " + std::to_string(sizes[i]) + " for loop " +
+             std::to_string(i);
+    if (sizes[i] > op.ranges[i])
+      return "size " + std::to_string(sizes[i]) + " exceeds loop " +
+             std::to_string(i) + " of range " + std::to_string(op.ranges[i]);
+    if (sizes[i] != 0 && sizes[i] != op.ranges[i])
+      any = true;
+  }
+  if (!any)
+    return std::string("tiles nothing (all sizes are 0 or the full range)");
+  return std::nullopt;
+}
+
+static std::string stepText(const Transformation &t,
+                            const std::vector<int64_t> &params) {
+  return TransformStep{t.name, params}.name +
+         (params.empty() ? "" : ScriptWriter::intList(params));
+}
+
+std::optional<std::string> checkStep(const ScheduleState &state, unsigned index,
+                                     const Transformation &transformation,
+                                     const std::vector<int64_t> &params) {
+  const OpState &op = state.ops[index];
+  if (op.stopped)
+    return std::string("the op's schedule already ended with stop");
+  if (op.vectorized)
+    return std::string("the op is already vectorized (vectorize comes last)");
+  if (op.fusedOpaque && std::string(transformation.name) != "stop")
+    return std::string(
+        "the op was fused and its tile shape is not static; only stop applies");
+  size_t expected = 0;
+  switch (transformation.params) {
+  case ParamKind::None:
+    expected = 0;
+    break;
+  case ParamKind::PerLoop:
+  case ParamKind::Permutation:
+    expected = op.numLoops();
+    break;
+  }
+  if (params.size() != expected)
+    return "expects " + std::to_string(expected) + " parameter" +
+           (expected == 1 ? "" : "s") + " (" +
+           (expected == op.numLoops() && expected ? "one per loop of " : "") +
+           op.kind + ", " + std::to_string(op.numLoops()) +
+           " loops), got " + std::to_string(params.size());
+  return transformation.check(state, index, params);
+}
+
+Status applyStep(ScheduleState &state, unsigned index,
+                 const TransformStep &step) {
+  const Transformation *t = findTransformation(step.name);
+  std::string where = state.ops[index].info->id + ": " + step.name;
+  if (!t) {
+    std::string known;
+    for (const Transformation &k : transformations())
+      known += (known.empty() ? "" : ", ") + std::string(k.name);
+    return makeError(where + ": unknown transformation (known: " + known +
+                     ")");
+  }
+  where = state.ops[index].info->id + ": " + stepText(*t, step.params);
+  if (auto problem = checkStep(state, index, *t, step.params))
+    return makeError(where + ": " + *problem);
+  t->emit(state, index, step.params);
+  state.ops[index].history.push_back(step);
+  return Status::success();
+}
+
+Status applySchedule(ScheduleState &state, const Schedule &schedule) {
+  for (const OpSchedule &opSchedule : schedule.ops) {
+    auto it = std::find_if(state.ops.begin(), state.ops.end(),
+                           [&](const OpState &op) {
+                             return op.info->id == opSchedule.opId;
+                           });
+    if (it == state.ops.end())
+      return makeError("schedule names " + opSchedule.opId +
+                       ", but the program has op0.." +
+                       "op" + std::to_string(state.ops.size() - 1));
+    for (const TransformStep &step : opSchedule.steps) {
+      Status status = applyStep(state, it - state.ops.begin(), step);
+      if (!status)
+        return status;
+    }
+  }
+  return Status::success();
+}
+
+} // namespace rlopt::linalg

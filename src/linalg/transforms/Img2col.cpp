@@ -1,0 +1,50 @@
+// img2col: rewrite a 2-D convolution as an image-to-column copy followed by
+// a matmul-like linalg.generic, which the rest of the schedule then tiles
+// and vectorizes. Depthwise convolutions are left out: MLIR 19's rewrite of
+// them produces an invalid batch_matvec.
+#include "rlopt/linalg/Transformation.h"
+
+namespace rlopt::linalg {
+
+static std::optional<std::string> check(const ScheduleState &state,
+                                        unsigned index,
+                                        const std::vector<int64_t> &) {
+  const OpState &op = state.ops[index];
+  if (op.kind != "linalg.conv_2d_nhwc_hwcf" &&
+      op.kind != "linalg.conv_2d_nchw_fchw")
+    return "applies to conv_2d_nhwc_hwcf and conv_2d_nchw_fchw, not " +
+           op.kind;
+  if (!op.history.empty() || op.fusedInto >= 0)
+    return std::string("img2col must be the op's first transformation");
+  return std::nullopt;
+}
+
+static void emit(ScheduleState &state, unsigned index,
+                 const std::vector<int64_t> &) {
+  OpState &op = state.ops[index];
+  std::string columns = state.script.fresh(op.info->id + "_col");
+  std::string matmul = state.script.fresh(op.info->id + "_mm");
+  state.script.line(columns + ", " + matmul +
+                    " = transform.structured.convert_conv2d_to_img2col " +
+                    op.handle + " : (!transform.any_op) -> " +
+                    ScriptWriter::anyOps(2));
+  const std::vector<int64_t> &r = op.ranges;
+  if (op.kind == "linalg.conv_2d_nhwc_hwcf") // (n, oh, ow, f, kh, kw, c)
+    op.ranges = {r[0], r[1] * r[2], r[3], r[4] * r[5] * r[6]};
+  else // nchw_fchw: (n, f, oh, ow, c, kh, kw)
+    op.ranges = {r[0], r[1], r[2] * r[3], r[4] * r[5] * r[6]};
+  op.isReduction = {false, false, false, true};
+  op.partial.assign(4, false);
+  op.handle = matmul;
+  op.kind = "linalg.generic";
+  op.opClass = OpClass::Matmul;
+  op.generalized = true;
+  op.img2col = true;
+}
+
+Transformation img2colTransformation() {
+  return {"img2col", ParamKind::None,
+          "rewrite a 2-D convolution as img2col + matmul", check, emit};
+}
+
+} // namespace rlopt::linalg

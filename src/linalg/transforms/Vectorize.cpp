@@ -1,0 +1,97 @@
+// vectorize: turn the op (usually a tile) into vector ops. Partial tiles are
+// vectorized with masks (vector sizes = the tile's upper bounds). 2-D
+// convolutions and poolings are first decomposed to their 1-D form, which
+// needs a 1 x 1 (output row x window row) tile. The script then lowers
+// contractions to FMAs (ScriptWriter).
+#include "rlopt/linalg/Transformation.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace rlopt::linalg {
+
+/// Loop positions of (output row, window row) and (output col, window col)
+/// for the windowed ops the 1-D decomposition handles; empty otherwise.
+static std::vector<std::pair<unsigned, unsigned>>
+windowLoops(const std::string &kind) {
+  if (kind == "linalg.conv_2d_nhwc_hwcf" || kind == "linalg.conv_2d_nhwc_fhwc")
+    return {{1, 4}, {2, 5}};
+  if (kind == "linalg.conv_2d_nchw_fchw")
+    return {{2, 5}, {3, 6}};
+  if (kind == "linalg.depthwise_conv_2d_nhwc_hwc" ||
+      kind == "linalg.pooling_nhwc_max" || kind == "linalg.pooling_nhwc_sum")
+    return {{1, 4}, {2, 5}};
+  return {};
+}
+
+static bool hasProjectedMaps(const OpState &op) {
+  if (op.img2col)
+    return true;
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  for (mlir::AffineMap map : linalgOp.getIndexingMapsArray())
+    if (!map.isProjectedPermutation())
+      return false;
+  return true;
+}
+
+static bool needsDecomposition(const OpState &op) {
+  return !op.img2col &&
+         (op.opClass == OpClass::Conv2d || op.opClass == OpClass::Pooling);
+}
+
+static std::optional<std::string> check(const ScheduleState &state,
+                                        unsigned index,
+                                        const std::vector<int64_t> &) {
+  const OpState &op = state.ops[index];
+  if (needsDecomposition(op)) {
+    auto window = windowLoops(op.kind);
+    if (window.empty() || op.generalized)
+      return op.kind + " cannot be vectorized (use img2col first)";
+    bool rows = op.ranges[window[0].first] == 1 &&
+                op.ranges[window[0].second] == 1;
+    bool cols = op.ranges[window[1].first] == 1 &&
+                op.ranges[window[1].second] == 1;
+    if (!rows && !cols)
+      return "tile the output row and window row loops (" +
+             std::to_string(window[0].first) + ", " +
+             std::to_string(window[0].second) +
+             ") to 1 first, so the op decomposes to a 1-D convolution";
+    if (op.hasPartialTiles())
+      return std::string("convolution tiles must divide the loops");
+  } else if (!hasProjectedMaps(op)) {
+    return std::string("the op's indexing maps are not projected "
+                       "permutations, which the vectorizer needs");
+  }
+  if (op.iterationCount() > state.limits.maxVectorElements)
+    return "the op spans " + std::to_string(op.iterationCount()) +
+           " points; tile it to at most " +
+           std::to_string(state.limits.maxVectorElements) +
+           " (max_vector_elements) first";
+  return std::nullopt;
+}
+
+static void emit(ScheduleState &state, unsigned index,
+                 const std::vector<int64_t> &) {
+  OpState &op = state.ops[index];
+  if (needsDecomposition(op)) {
+    std::string decomposed = state.script.fresh(op.info->id + "_1d");
+    state.script.line(decomposed + " = transform.structured.decompose " +
+                      op.handle +
+                      " : (!transform.any_op) -> !transform.any_op");
+    op.handle = decomposed;
+  }
+  std::string sizes;
+  if (op.hasPartialTiles())
+    sizes = " vector_sizes " + ScriptWriter::intList(op.ranges);
+  state.script.line("transform.structured.vectorize " + op.handle + sizes +
+                    " : !transform.any_op");
+  op.vectorized = true;
+  state.lowerVectors = true;
+}
+
+Transformation vectorizeTransformation() {
+  return {"vectorize", ParamKind::None,
+          "vectorize the op (masked for partial tiles); ends its schedule",
+          check, emit};
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,51 @@
+// rlopt apply FILE --schedule S [-o OUT] [--emit-transform T]
+#include "Args.h"
+#include "Common.h"
+
+#include "rlopt/linalg/Apply.h"
+#include "rlopt/linalg/Context.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <iostream>
+
+namespace rlopt::tool {
+
+int runApply(int argc, char **argv) {
+  Args args({"schedule", "output", "emit-transform"}, {});
+  if (auto error = args.parse(argc, argv, 2))
+    return fail("apply: " + *error);
+  if (args.positional().size() != 1)
+    return fail("apply: expected one FILE");
+  if (!args.has("schedule"))
+    return fail("apply: --schedule is required");
+  auto schedule = linalg::parseSchedule(args.get("schedule"));
+  if (!schedule)
+    return fail(schedule.error().message);
+  auto context = linalg::createContext();
+  auto program = linalg::loadProgram(*context, args.positional()[0]);
+  if (!program)
+    return fail(program.error().message);
+  auto script = linalg::buildTransformScript(*program, *schedule);
+  if (!script)
+    return fail(script.error().message);
+  mlir::OwningOpRef<mlir::ModuleOp> result = program->module.get().clone();
+  if (Status s = linalg::applyTransformScript(*result, *script); !s)
+    return fail(program->path + ": " + s.error().message, ExitFailure);
+
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  result->print(os);
+  if (args.has("emit-transform"))
+    if (Status s = writeFileAtomically(args.get("emit-transform"), *script); !s)
+      return fail(s.error().message);
+  if (args.has("output")) {
+    if (Status s = writeFileAtomically(args.get("output"), ir); !s)
+      return fail(s.error().message);
+  } else {
+    std::cout << ir;
+  }
+  return ExitOk;
+}
+
+} // namespace rlopt::tool

@@ -1,0 +1,74 @@
+// rlopt measure FILE [--schedule S] [--threads N] [--json] [--db PATH]
+#include "Args.h"
+
+#include "rlopt/linalg/Apply.h"
+#include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Measurement.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace rlopt::tool {
+
+int runMeasure(int argc, char **argv) {
+  Args args({"schedule", "threads", "db", "seed", "timeout", "repetitions"},
+            {"json", "no-cache"});
+  if (auto error = args.parse(argc, argv, 2))
+    return fail("measure: " + *error);
+  if (args.positional().size() != 1)
+    return fail("measure: expected one FILE");
+
+  linalg::MeasureOptions options;
+  std::string error;
+  options.threads = args.getInt("threads", 1, 1, 1024, error);
+  options.seed = args.getInt("seed", 0, 0, 1l << 40, error);
+  options.limits.timeoutSeconds = args.getInt("timeout", 120, 1, 86400, error);
+  options.timing.repetitions = args.getInt("repetitions", 7, 1, 1000, error);
+  if (!error.empty())
+    return fail("measure: " + error);
+
+  auto schedule = linalg::parseSchedule(args.get("schedule"));
+  if (!schedule)
+    return fail(schedule.error().message);
+
+  std::unique_ptr<measure::Cache> cache;
+  if (!args.has("no-cache")) {
+    std::string path =
+        args.has("db") ? args.get("db") : measure::Cache::defaultPath();
+    auto opened = measure::Cache::open(path);
+    if (!opened)
+      return fail(opened.error().message);
+    cache = std::move(*opened);
+  }
+
+  auto context = linalg::createContext();
+  auto program = linalg::loadProgram(*context, args.positional()[0]);
+  if (!program)
+    return fail(program.error().message);
+  // Validate the schedule here so that its errors are usage errors.
+  auto script = linalg::buildTransformScript(*program, *schedule,
+                                             options.transformLimits);
+  if (!script)
+    return fail(script.error().message);
+
+  auto result =
+      linalg::measureSchedule(*program, *schedule, options, cache.get());
+  if (!result)
+    return fail(program->path + ": " + result.error().message, ExitFailure);
+  const linalg::Measurement &m = *result;
+  if (args.has("json")) {
+    std::cout << m.toJson().dump(2) << "\n";
+  } else {
+    std::printf("baseline   %10.3f ms  (spread %.1f%%)\n", m.baselineMs,
+                100 * m.baselineSpread);
+    std::printf("candidate  %10.3f ms  (spread %.1f%%)\n", m.candidateMs,
+                100 * m.candidateSpread);
+    std::printf("speedup    %10.2fx\n", m.speedup);
+    std::printf("correct    %10s  (max abs error %.3g)\n",
+                m.correct ? "yes" : "NO", m.maxAbsError);
+    std::printf("cached     %10s\n", m.cached ? "yes" : "no");
+  }
+  return m.correct ? ExitOk : ExitFailure;
+}
+
+} // namespace rlopt::tool
