@@ -138,10 +138,11 @@ static OpClass classify(mlir::linalg::LinalgOp op) {
   if (isElementwise(op))
     return OpClass::Elementwise;
   if (op.getNumReductionLoops() != 0) {
-    bool permutations = llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
-      return m.isProjectedPermutation();
-    });
-    if (permutations && isa<mlir::linalg::GenericOp, mlir::linalg::ReduceOp>(raw))
+    bool permutations =
+        llvm::all_of(op.getIndexingMapsArray(),
+                     [](AffineMap m) { return m.isProjectedPermutation(); });
+    if (permutations &&
+        isa<mlir::linalg::GenericOp, mlir::linalg::ReduceOp>(raw))
       return op.getNumDpsInputs() >= 2 ? OpClass::Matmul : OpClass::Reduction;
   }
   return OpClass::Generic;

@@ -50,8 +50,8 @@ Status applyTransformScript(mlir::ModuleOp module, const std::string &script) {
     return makeError("transform script does not parse: " +
                      diagnostics.take("unknown error"));
   mlir::transform::TransformOpInterface entry =
-      mlir::transform::detail::findTransformEntryPoint(
-      module, *transformModule, "__transform_main");
+      mlir::transform::detail::findTransformEntryPoint(module, *transformModule,
+                                                       "__transform_main");
   if (!entry)
     return makeError("transform script has no @__transform_main");
   mlir::transform::TransformOptions options;

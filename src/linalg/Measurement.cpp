@@ -183,8 +183,8 @@ Result<Measurement> measureSchedule(const Program &program,
                                     measure::Cache *cache) {
   std::string script;
   if (!schedule.empty()) {
-    auto built = buildTransformScript(program, schedule,
-                                      options.transformLimits);
+    auto built =
+        buildTransformScript(program, schedule, options.transformLimits);
     if (!built)
       return built.error();
     script = *built;

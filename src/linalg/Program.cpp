@@ -107,9 +107,9 @@ static Status validate(Program &program, const LoadOptions &options) {
         }
         if (auto tensor = dyn_cast<RankedTensorType>(t))
           if (auto problem = checkTensorType(tensor)) {
-            failure = makeError(locationPrefix(op, path) +
-                                op->getName().getStringRef().str() + ": " +
-                                *problem);
+            failure =
+                makeError(locationPrefix(op, path) +
+                          op->getName().getStringRef().str() + ": " + *problem);
             return WalkResult::interrupt();
           }
       }
@@ -194,8 +194,8 @@ Result<Program> loadProgram(MLIRContext &context, const std::string &path,
                             const LoadOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer)
-    return makeError(path + ": cannot read file: " +
-                     buffer.getError().message());
+    return makeError(path +
+                     ": cannot read file: " + buffer.getError().message());
   return parseSource(context, std::move(*buffer), path, options);
 }
 

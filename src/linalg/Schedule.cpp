@@ -50,8 +50,8 @@ public:
         return fail("expected an op id such as op0");
       if (op.opId.rfind("op", 0) != 0 || op.opId.size() < 3 ||
           !std::all_of(op.opId.begin() + 2, op.opId.end(), ::isdigit))
-        return failAt(idStart, "bad op id '" + op.opId +
-                                   "' (expected op<N>, e.g. op0)");
+        return failAt(idStart,
+                      "bad op id '" + op.opId + "' (expected op<N>, e.g. op0)");
       for (const OpSchedule &seen : schedule.ops)
         if (seen.opId == op.opId)
           return failAt(idStart, op.opId + " is scheduled twice");

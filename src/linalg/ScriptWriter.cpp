@@ -25,7 +25,8 @@ std::string ScriptWriter::intList(const std::vector<int64_t> &values) {
 // Contractions become vector.contract, then outer products, which LLVM turns
 // into FMAs; accumulators are hoisted out of the reduction loop while still
 // on tensors (DESIGN.md, "Known MLIR 19 pitfalls").
-static const char *kVectorLowering = R"(    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+static const char *kVectorLowering =
+    R"(    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
       transform.apply_patterns.vector.lower_masked_transfers
       transform.apply_patterns.vector.reduction_to_contract

@@ -15,9 +15,9 @@ Transformation stopTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
-      tileTransformation(),       parallelizeTransformation(),
-      fuseTransformation(),       interchangeTransformation(),
-      vectorizeTransformation(),  img2colTransformation(),
+      tileTransformation(),      parallelizeTransformation(),
+      fuseTransformation(),      interchangeTransformation(),
+      vectorizeTransformation(), img2colTransformation(),
       stopTransformation(),
   };
   return all;
@@ -129,8 +129,8 @@ std::optional<std::string> checkStep(const ScheduleState &state, unsigned index,
     return "expects " + std::to_string(expected) + " parameter" +
            (expected == 1 ? "" : "s") + " (" +
            (expected == op.numLoops() && expected ? "one per loop of " : "") +
-           op.kind + ", " + std::to_string(op.numLoops()) +
-           " loops), got " + std::to_string(params.size());
+           op.kind + ", " + std::to_string(op.numLoops()) + " loops), got " +
+           std::to_string(params.size());
   return transformation.check(state, index, params);
 }
 
@@ -142,8 +142,7 @@ Status applyStep(ScheduleState &state, unsigned index,
     std::string known;
     for (const Transformation &k : transformations())
       known += (known.empty() ? "" : ", ") + std::string(k.name);
-    return makeError(where + ": unknown transformation (known: " + known +
-                     ")");
+    return makeError(where + ": unknown transformation (known: " + known + ")");
   }
   where = state.ops[index].info->id + ": " + stepText(*t, step.params);
   if (auto problem = checkStep(state, index, *t, step.params))
@@ -155,14 +154,13 @@ Status applyStep(ScheduleState &state, unsigned index,
 
 Status applySchedule(ScheduleState &state, const Schedule &schedule) {
   for (const OpSchedule &opSchedule : schedule.ops) {
-    auto it = std::find_if(state.ops.begin(), state.ops.end(),
-                           [&](const OpState &op) {
-                             return op.info->id == opSchedule.opId;
-                           });
+    auto it = std::find_if(
+        state.ops.begin(), state.ops.end(),
+        [&](const OpState &op) { return op.info->id == opSchedule.opId; });
     if (it == state.ops.end())
       return makeError("schedule names " + opSchedule.opId +
-                       ", but the program has op0.." +
-                       "op" + std::to_string(state.ops.size() - 1));
+                       ", but the program has op0.." + "op" +
+                       std::to_string(state.ops.size() - 1));
     for (const TransformStep &step : opSchedule.steps) {
       Status status = applyStep(state, it - state.ops.begin(), step);
       if (!status)

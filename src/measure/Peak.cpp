@@ -64,9 +64,9 @@ PeakResult measureFp32Peak() {
   for (int run = 0; run < 7; ++run) {
     auto start = std::chrono::steady_clock::now();
     sink = loop(kIterations);
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     gflops.push_back(2.0 * lanes * kChains * kIterations / seconds / 1e9);
   }
   (void)sink;

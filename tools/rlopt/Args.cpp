@@ -23,7 +23,8 @@ std::optional<std::string> Args::parse(int argc, char **argv, int first) {
       name = name.substr(0, eq);
       inlineValue = true;
     }
-    bool takesValue = std::count(valueOptions.begin(), valueOptions.end(), name);
+    bool takesValue =
+        std::count(valueOptions.begin(), valueOptions.end(), name);
     bool isFlag = std::count(flags.begin(), flags.end(), name);
     if (!takesValue && !isFlag)
       return "unknown option --" + name;

@@ -26,7 +26,8 @@ static const char *kUsage =
     "  peak [--json]                         this machine's FP32 FMA peak\n";
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") ||
+      !std::strcmp(argv[1], "-h")) {
     std::cout << kUsage;
     return argc < 2 ? ExitUsage : ExitOk;
   }

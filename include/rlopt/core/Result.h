@@ -14,7 +14,9 @@ struct Error {
   std::string message;
 };
 
-inline Error makeError(std::string message) { return Error{std::move(message)}; }
+inline Error makeError(std::string message) {
+  return Error{std::move(message)};
+}
 
 /// A value or an Error. Errors are values on every path a user's input can
 /// reach; exceptions never cross module boundaries.

@@ -14,10 +14,10 @@
 namespace rlopt::linalg {
 
 struct MeasureOptions {
-  int threads = 1;         ///< OpenMP threads of the candidate
-  uint64_t seed = 0;       ///< seed of the random inputs
-  double rtol = 1e-3;      ///< relative tolerance of the output check
-  double atol = 1e-4;      ///< absolute tolerance, times max|baseline output|
+  int threads = 1;    ///< OpenMP threads of the candidate
+  uint64_t seed = 0;  ///< seed of the random inputs
+  double rtol = 1e-3; ///< relative tolerance of the output check
+  double atol = 1e-4; ///< absolute tolerance, times max|baseline output|
   measure::TimingConfig timing;
   measure::WorkerLimits limits;
   TransformLimits transformLimits;

@@ -22,20 +22,20 @@ struct TransformLimits {
 /// One op's loop nest as the schedule so far has left it.
 struct OpState {
   const OpInfo *info = nullptr;
-  std::string handle;               ///< transform-dialect handle to the op
-  std::string kind;                 ///< current op name
+  std::string handle; ///< transform-dialect handle to the op
+  std::string kind;   ///< current op name
   OpClass opClass = OpClass::Generic;
-  std::vector<int64_t> ranges;      ///< current (upper-bound) loop ranges
+  std::vector<int64_t> ranges; ///< current (upper-bound) loop ranges
   std::vector<bool> isReduction;
-  std::vector<bool> partial;        ///< a tile size did not divide this loop
+  std::vector<bool> partial; ///< a tile size did not divide this loop
   std::vector<TransformStep> history;
   bool generalized = false;
   bool parallelized = false;
   bool vectorized = false;
   bool img2col = false;
   bool stopped = false;
-  int fusedInto = -1;               ///< consumer op index after fusion
-  bool fusedOpaque = false;         ///< fused, with ranges unknown statically
+  int fusedInto = -1;       ///< consumer op index after fusion
+  bool fusedOpaque = false; ///< fused, with ranges unknown statically
 
   unsigned numLoops() const { return ranges.size(); }
   bool hasPartialTiles() const;

@@ -8,12 +8,13 @@ namespace rlopt::measure {
 
 /// The timing protocol. Every knob has its default here and in the README.
 struct TimingConfig {
-  int warmup = 1;            ///< untimed runs of each side before timing
-  int repetitions = 7;       ///< timed samples of each side per round
-  int maxRounds = 3;         ///< extra rounds while the spread is too high
-  double maxSpread = 0.05;   ///< relative IQR that triggers a new round
-  double minSampleMs = 2.0;  ///< calls are batched until a sample lasts this long
-  double budgetMs = 20000;   ///< stop adding rounds past this total time
+  int warmup = 1;          ///< untimed runs of each side before timing
+  int repetitions = 7;     ///< timed samples of each side per round
+  int maxRounds = 3;       ///< extra rounds while the spread is too high
+  double maxSpread = 0.05; ///< relative IQR that triggers a new round
+  double minSampleMs =
+      2.0;                 ///< calls are batched until a sample lasts this long
+  double budgetMs = 20000; ///< stop adding rounds past this total time
 };
 
 /// Median and relative spread ((p75 - p25) / median) of one side.

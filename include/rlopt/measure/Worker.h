@@ -13,7 +13,7 @@ namespace rlopt::measure {
 
 /// Limits applied to one worker process.
 struct WorkerLimits {
-  double timeoutSeconds = 120; ///< wall-clock limit per receive()
+  double timeoutSeconds = 120;       ///< wall-clock limit per receive()
   uint64_t memoryBytes = 8ull << 30; ///< RLIMIT_AS of the worker; 0 = none
 };
 

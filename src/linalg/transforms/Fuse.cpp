@@ -54,10 +54,10 @@ static std::vector<int64_t> fusedRanges(const OpState &consumer,
   std::vector<int64_t> ranges = producer.ranges;
   partial.assign(ranges.size(), false);
   for (unsigned r = 0; r < producerMap.getNumResults(); ++r) {
-    auto producerDim = mlir::dyn_cast<mlir::AffineDimExpr>(
-        producerMap.getResult(r));
-    auto consumerDim = mlir::dyn_cast<mlir::AffineDimExpr>(
-        consumerMap.getResult(r));
+    auto producerDim =
+        mlir::dyn_cast<mlir::AffineDimExpr>(producerMap.getResult(r));
+    auto consumerDim =
+        mlir::dyn_cast<mlir::AffineDimExpr>(consumerMap.getResult(r));
     if (!producerDim || !consumerDim)
       return {};
     unsigned p = producerDim.getPosition(), c = consumerDim.getPosition();

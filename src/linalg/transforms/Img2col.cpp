@@ -12,8 +12,7 @@ static std::optional<std::string> check(const ScheduleState &state,
   const OpState &op = state.ops[index];
   if (op.kind != "linalg.conv_2d_nhwc_hwcf" &&
       op.kind != "linalg.conv_2d_nchw_fchw")
-    return "applies to conv_2d_nhwc_hwcf and conv_2d_nchw_fchw, not " +
-           op.kind;
+    return "applies to conv_2d_nhwc_hwcf and conv_2d_nchw_fchw, not " + op.kind;
   if (!op.history.empty() || op.fusedInto >= 0)
     return std::string("img2col must be the op's first transformation");
   return std::nullopt;

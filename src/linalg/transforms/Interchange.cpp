@@ -53,8 +53,8 @@ static void emit(ScheduleState &state, unsigned index,
   }
   std::string interchanged = state.script.fresh(op.info->id + "_perm");
   state.script.line(interchanged + " = transform.structured.interchange " +
-                    op.handle + " iterator_interchange = " +
-                    ScriptWriter::intList(perm) +
+                    op.handle +
+                    " iterator_interchange = " + ScriptWriter::intList(perm) +
                     " : (!transform.any_op) -> !transform.any_op");
   op.handle = interchanged;
   op.ranges = permute(op.ranges, perm);

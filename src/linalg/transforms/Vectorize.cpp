@@ -46,10 +46,10 @@ static std::optional<std::string> check(const ScheduleState &state,
     auto window = windowLoops(op.kind);
     if (window.empty() || op.generalized)
       return op.kind + " cannot be vectorized (use img2col first)";
-    bool rows = op.ranges[window[0].first] == 1 &&
-                op.ranges[window[0].second] == 1;
-    bool cols = op.ranges[window[1].first] == 1 &&
-                op.ranges[window[1].second] == 1;
+    bool rows =
+        op.ranges[window[0].first] == 1 && op.ranges[window[0].second] == 1;
+    bool cols =
+        op.ranges[window[1].first] == 1 && op.ranges[window[1].second] == 1;
     if (!rows && !cols)
       return "tile the output row and window row loops (" +
              std::to_string(window[0].first) + ", " +

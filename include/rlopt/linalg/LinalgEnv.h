@@ -1,0 +1,74 @@
+#ifndef RLOPT_LINALG_LINALGENV_H
+#define RLOPT_LINALG_LINALGENV_H
+
+#include "rlopt/core/Env.h"
+#include "rlopt/linalg/EnvConfig.h"
+#include "rlopt/linalg/Program.h"
+#include "rlopt/linalg/Transformation.h"
+
+#include <memory>
+#include <optional>
+
+namespace rlopt::linalg {
+
+/// The MLIR RL environment. An episode walks the ops from the last consumer
+/// to the first producer; each op gets up to `stepsPerOp` transformations
+/// and ends with vectorize, stop, or when its steps run out.
+///
+/// Action heads (MultiDiscrete):
+///   [0]                      transformation (the registry's order)
+///   [1, 1 + L)               tile-size index per loop level (tile)
+///   [1 + L, 1 + 2L)          tile-size index per loop level (parallelize,
+///                            fuse; reductions masked to 0)
+///   [1 + 2L]                 interchange level pointer
+/// with L = max_loops. Interchange is chosen one loop level at a time: after
+/// `interchange`, the following sub-steps pick the loop for position 0, 1,
+/// ...; loops already placed are masked.
+class LinalgEnv : public Env {
+public:
+  explicit LinalgEnv(EnvConfig config);
+  ~LinalgEnv() override;
+
+  const Spaces &spaces() const override { return envSpaces; }
+  /// On a benchmark that cannot be loaded the observation is empty and
+  /// lastError() says why; tryReset returns the error directly.
+  Observation reset(const BenchmarkRef &benchmark, uint64_t seed) override;
+  StepResult step(const Action &action) override;
+  std::unique_ptr<Env> fork() const override;
+
+  Result<Observation> tryReset(const BenchmarkRef &benchmark, uint64_t seed);
+  const std::optional<Error> &lastError() const { return resetError; }
+
+  /// The schedule applied so far, in schedule text.
+  Schedule schedule() const;
+  const EnvConfig &config() const { return cfg; }
+  /// Index of the op being scheduled; -1 when the episode is over.
+  int currentOp() const;
+
+  // Head layout.
+  unsigned typeHead() const { return 0; }
+  unsigned tileHead(unsigned level) const { return 1 + level; }
+  unsigned parallelHead(unsigned level) const {
+    return 1 + cfg.maxLoops + level;
+  }
+  unsigned pointerHead() const { return 1 + 2 * cfg.maxLoops; }
+  unsigned numHeads() const { return 2 + 2 * cfg.maxLoops; }
+
+private:
+  struct Episode;
+
+  Observation observe() const;
+  std::vector<std::vector<uint8_t>> masks() const;
+  void advanceOp();
+  StepResult finishStep(double reward, bool terminated, Info info);
+  double measureReward(Info &info);
+
+  EnvConfig cfg;
+  Spaces envSpaces;
+  std::unique_ptr<Episode> episode;
+  std::optional<Error> resetError;
+};
+
+} // namespace rlopt::linalg
+
+#endif

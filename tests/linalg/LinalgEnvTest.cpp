@@ -1,0 +1,205 @@
+#include "rlopt/linalg/LinalgEnv.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+using namespace rlopt;
+using namespace rlopt::linalg;
+
+namespace {
+
+const std::string kMatmulRelu =
+    std::string(RLOPT_TEST_DATA) + "/env/matmul_relu.mlir";
+
+EnvConfig fastConfig() {
+  EnvConfig config;
+  config.measure.timing.repetitions = 1;
+  config.measure.timing.maxRounds = 1;
+  config.measure.timing.minSampleMs = 0.1;
+  config.cachePath =
+      (std::filesystem::temp_directory_path() /
+       ("rlopt-env-test-" + std::to_string(getpid()) + ".sqlite"))
+          .string();
+  return config;
+}
+
+/// A uniformly random action among the unmasked values of every head.
+Action sampleMasked(const Observation &obs, std::mt19937 &rng) {
+  Action action;
+  for (const auto &mask : obs.masks) {
+    std::vector<int64_t> allowed;
+    for (size_t v = 0; v < mask.size(); ++v)
+      if (mask[v])
+        allowed.push_back(v);
+    EXPECT_FALSE(allowed.empty());
+    action.values.push_back(allowed[rng() % allowed.size()]);
+  }
+  return action;
+}
+
+unsigned kindIndex(const std::string &name) {
+  for (unsigned i = 0; i < transformations().size(); ++i)
+    if (name == transformations()[i].name)
+      return i;
+  ADD_FAILURE() << "no transformation " << name;
+  return 0;
+}
+
+/// An action choosing `kind`, with every parameter head at its first
+/// allowed value.
+Action actionFor(const Observation &obs, const std::string &kind) {
+  Action action;
+  for (const auto &mask : obs.masks) {
+    int64_t first = 0;
+    while (first < (int64_t)mask.size() && !mask[first])
+      ++first;
+    action.values.push_back(first);
+  }
+  action.values[0] = kindIndex(kind);
+  return action;
+}
+
+} // namespace
+
+TEST(LinalgEnv, ResetGivesObservationOfTheDeclaredShape) {
+  LinalgEnv env(fastConfig());
+  Observation obs = env.reset({kMatmulRelu}, 0);
+  ASSERT_FALSE(env.lastError()) << env.lastError()->message;
+  EXPECT_EQ((int64_t)obs.features.size(), env.spaces().observation.size());
+  ASSERT_EQ(obs.masks.size(), env.spaces().action.nvec.size());
+  for (size_t h = 0; h < obs.masks.size(); ++h)
+    EXPECT_EQ((int64_t)obs.masks[h].size(), env.spaces().action.nvec[h]);
+  // The walk starts at the last consumer: the relu generic (op2).
+  EXPECT_EQ(env.currentOp(), 2);
+}
+
+TEST(LinalgEnv, TileSizeMasksRespectLoopRanges) {
+  EnvConfig config = fastConfig();
+  LinalgEnv env(config);
+  Observation obs = env.reset({kMatmulRelu}, 0);
+  // op2 has loops 64 x 32: size 64 fits level 0 only; levels >= 2 are unused.
+  const auto &sizes = config.tileSizes;
+  for (size_t c = 0; c < sizes.size(); ++c) {
+    EXPECT_EQ(obs.masks[env.tileHead(0)][c], sizes[c] <= 64);
+    EXPECT_EQ(obs.masks[env.tileHead(1)][c], sizes[c] <= 32);
+    EXPECT_EQ(obs.masks[env.tileHead(2)][c], c == 0);
+  }
+  // img2col applies to convolutions only.
+  EXPECT_EQ(obs.masks[0][kindIndex("img2col")], 0);
+}
+
+TEST(LinalgEnv, InterchangeIsChosenByLevelPointers) {
+  LinalgEnv env(fastConfig());
+  Observation obs = env.reset({kMatmulRelu}, 0);
+  StepResult r = env.step(actionFor(obs, "stop")); // relu: done
+  ASSERT_FALSE(r.info.contains("error")) << r.info.dump();
+  ASSERT_EQ(env.currentOp(), 1); // the matmul
+  r = env.step(actionFor(r.obs, "interchange"));
+  ASSERT_FALSE(r.info.contains("error")) << r.info.dump();
+  // Only interchange may continue; every loop is still free.
+  for (size_t t = 0; t < r.obs.masks[0].size(); ++t)
+    EXPECT_EQ(r.obs.masks[0][t], t == kindIndex("interchange"));
+  Action pick = actionFor(r.obs, "interchange");
+  pick.values[env.pointerHead()] = 2;
+  r = env.step(pick);
+  EXPECT_EQ(r.obs.masks[env.pointerHead()][2], 0); // placed: masked
+  EXPECT_EQ(r.obs.masks[env.pointerHead()][0], 1);
+  pick = actionFor(r.obs, "interchange");
+  pick.values[env.pointerHead()] = 0;
+  r = env.step(pick); // the last loop is implied
+  ASSERT_FALSE(r.info.contains("error")) << r.info.dump();
+  EXPECT_EQ(env.schedule().str(), "op2: stop; op1: interchange(2,0,1)");
+}
+
+TEST(LinalgEnv, MaskedActionIsAnErrorNotACrash) {
+  LinalgEnv env(fastConfig());
+  Observation obs = env.reset({kMatmulRelu}, 0);
+  Action bad = actionFor(obs, "img2col");
+  StepResult r = env.step(bad);
+  EXPECT_TRUE(r.terminated);
+  ASSERT_TRUE(r.info.contains("error"));
+  EXPECT_NE(r.info["error"].get<std::string>().find("masked"),
+            std::string::npos);
+  StepResult after = env.step(bad);
+  EXPECT_TRUE(after.terminated);
+  EXPECT_TRUE(after.info.contains("error"));
+}
+
+TEST(LinalgEnv, ForkedEnvironmentsAreIndependent) {
+  LinalgEnv env(fastConfig());
+  Observation obs = env.reset({kMatmulRelu}, 0);
+  std::unique_ptr<Env> branch = env.fork();
+  auto *linalgBranch = static_cast<LinalgEnv *>(branch.get());
+  Action tile = actionFor(obs, "tile");
+  tile.values[env.tileHead(0)] = 4; // size 8
+  StepResult r = branch->step(tile);
+  ASSERT_FALSE(r.info.contains("error")) << r.info.dump();
+  EXPECT_EQ(linalgBranch->schedule().str(), "op2: tile(8,0)");
+  EXPECT_EQ(env.schedule().str(), "");
+  EXPECT_EQ(env.currentOp(), 2);
+}
+
+TEST(LinalgEnv, RandomMaskedEpisodesFinishWithAMeasuredReward) {
+  LinalgEnv env(fastConfig());
+  std::mt19937 rng(7);
+  for (int episode = 0; episode < 8; ++episode) {
+    Observation obs = env.reset({kMatmulRelu}, episode);
+    ASSERT_FALSE(env.lastError());
+    StepResult r;
+    int steps = 0;
+    do {
+      r = env.step(sampleMasked(obs, rng));
+      ASSERT_FALSE(r.info.contains("error"))
+          << "schedule " << env.schedule().str() << ": " << r.info.dump();
+      obs = r.obs;
+      ASSERT_LT(++steps, 200);
+    } while (!r.terminated);
+    ASSERT_TRUE(r.info.contains("measurement")) << r.info.dump();
+    EXPECT_TRUE(r.info["measurement"]["correct"].get<bool>());
+    double speedup = r.info["measurement"]["speedup"].get<double>();
+    EXPECT_NEAR(r.reward, std::log(speedup), 1e-9);
+    // The schedule text the episode reports parses back to itself.
+    auto parsed = parseSchedule(r.info["schedule"].get<std::string>());
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(parsed->str(), env.schedule().str());
+    std::cout << "episode " << episode << ": " << parsed->str() << " -> "
+              << speedup << "x\n";
+  }
+}
+
+TEST(LinalgEnv, BadBenchmarkIsReportedOnReset) {
+  LinalgEnv env(fastConfig());
+  Observation obs = env.reset({"file:///nonexistent/x.mlir"}, 0);
+  EXPECT_TRUE(obs.features.empty());
+  ASSERT_TRUE(env.lastError());
+  EXPECT_NE(env.lastError()->message.find("/nonexistent/x.mlir"),
+            std::string::npos);
+  StepResult r = env.step(Action{});
+  EXPECT_TRUE(r.terminated);
+  EXPECT_TRUE(r.info.contains("error"));
+}
+
+TEST(EnvConfig, RejectsUnknownKeysAndWrongTypes) {
+  auto unknown = EnvConfig::fromJson({{"steps_per_opp", 3}}, "c.json");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message, "c.json: unknown key 'steps_per_opp'");
+  auto wrongType = EnvConfig::fromJson({{"steps_per_op", "x"}}, "c.json");
+  ASSERT_FALSE(wrongType.ok());
+  EXPECT_NE(wrongType.error().message.find("steps_per_op"), std::string::npos);
+  auto badSizes = EnvConfig::fromJson({{"tile_sizes", {4, 8}}}, "c.json");
+  EXPECT_FALSE(badSizes.ok());
+  auto good = EnvConfig::fromJson(
+      {{"steps_per_op", 3}, {"reward", "per_step"}, {"threads", 2}}, "c.json");
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ(good->stepsPerOp, 3u);
+  EXPECT_EQ(good->reward, RewardMode::PerStep);
+  EXPECT_EQ(good->measure.threads, 2);
+  // toJson round-trips.
+  auto again = EnvConfig::fromJson(good->toJson(), "c.json");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->toJson(), good->toJson());
+}
