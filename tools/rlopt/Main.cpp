@@ -10,6 +10,7 @@ int runInspect(int argc, char **argv);
 int runApply(int argc, char **argv);
 int runMeasure(int argc, char **argv);
 int runPeak(int argc, char **argv);
+int runSearch(int argc, char **argv);
 } // namespace rlopt::tool
 
 using namespace rlopt::tool;
@@ -23,6 +24,9 @@ static const char *kUsage =
     "                                        apply a schedule, write the IR\n"
     "  measure FILE [--schedule S] [--threads N] [--json] [--db PATH]\n"
     "                                        time a schedule against naive\n"
+    "  search FILE [--episodes N] [--seed S] [--config C] [--json]\n"
+    "                                        random search over the schedule\n"
+    "                                        environment; keeps the best\n"
     "  peak [--json]                         this machine's FP32 FMA peak\n";
 
 int main(int argc, char **argv) {
@@ -42,6 +46,8 @@ int main(int argc, char **argv) {
     return runApply(argc, argv);
   if (command == "measure")
     return runMeasure(argc, argv);
+  if (command == "search")
+    return runSearch(argc, argv);
   if (command == "peak")
     return runPeak(argc, argv);
   return fail("unknown command '" + command + "' (see rlopt --help)");

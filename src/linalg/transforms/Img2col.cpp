@@ -22,11 +22,16 @@ static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &) {
   OpState &op = state.ops[index];
   std::string columns = state.script.fresh(op.info->id + "_col");
+  std::string reshape = state.script.fresh(op.info->id + "_reshape");
   std::string matmul = state.script.fresh(op.info->id + "_mm");
-  state.script.line(columns + ", " + matmul +
+  // The second result is the expand_shape that restores the output layout;
+  // the matmul-like generic is its producer.
+  state.script.line(columns + ", " + reshape +
                     " = transform.structured.convert_conv2d_to_img2col " +
                     op.handle + " : (!transform.any_op) -> " +
                     ScriptWriter::anyOps(2));
+  state.script.line(matmul + " = transform.get_producer_of_operand " + reshape +
+                    "[0] : (!transform.any_op) -> !transform.any_op");
   const std::vector<int64_t> &r = op.ranges;
   if (op.kind == "linalg.conv_2d_nhwc_hwcf") // (n, oh, ow, f, kh, kw, c)
     op.ranges = {r[0], r[1] * r[2], r[3], r[4] * r[5] * r[6]};
