@@ -1,4 +1,5 @@
 #include "rlopt/linalg/LinalgEnv.h"
+#include "rlopt/agent/RandomSearch.h"
 
 #include <gtest/gtest.h>
 
@@ -25,20 +26,6 @@ EnvConfig fastConfig() {
        ("rlopt-env-test-" + std::to_string(getpid()) + ".sqlite"))
           .string();
   return config;
-}
-
-/// A uniformly random action among the unmasked values of every head.
-Action sampleMasked(const Observation &obs, std::mt19937 &rng) {
-  Action action;
-  for (const auto &mask : obs.masks) {
-    std::vector<int64_t> allowed;
-    for (size_t v = 0; v < mask.size(); ++v)
-      if (mask[v])
-        allowed.push_back(v);
-    EXPECT_FALSE(allowed.empty());
-    action.values.push_back(allowed[rng() % allowed.size()]);
-  }
-  return action;
 }
 
 unsigned kindIndex(const std::string &name) {
@@ -145,14 +132,14 @@ TEST(LinalgEnv, ForkedEnvironmentsAreIndependent) {
 
 TEST(LinalgEnv, RandomMaskedEpisodesFinishWithAMeasuredReward) {
   LinalgEnv env(fastConfig());
-  std::mt19937 rng(7);
+  uint64_t rng = 7;
   for (int episode = 0; episode < 8; ++episode) {
     Observation obs = env.reset({kMatmulRelu}, episode);
     ASSERT_FALSE(env.lastError());
     StepResult r;
     int steps = 0;
     do {
-      r = env.step(sampleMasked(obs, rng));
+      r = env.step(agent::sampleMaskedAction(obs, rng));
       ASSERT_FALSE(r.info.contains("error"))
           << "schedule " << env.schedule().str() << ": " << r.info.dump();
       obs = r.obs;

@@ -1,0 +1,10 @@
+// 3x3 convolution, NHWC input 1x10x10x8, HWCF filter 3x3x8x16, stride 1.
+func.func @conv_nhwc(%in: tensor<1x10x10x8xf32>, %filter: tensor<3x3x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x8x8x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %out = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %filter : tensor<1x10x10x8xf32>, tensor<3x3x8x16xf32>)
+    outs(%acc : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %out : tensor<1x8x8x16xf32>
+}

@@ -1,0 +1,55 @@
+// Shared helpers for the linalg tests: one MLIRContext per test binary and
+// fixture loading from tests/data.
+#ifndef RLOPT_TESTS_LINALG_LINALGTESTUTIL_H
+#define RLOPT_TESTS_LINALG_LINALGTESTUTIL_H
+
+#include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Program.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+namespace rlopt::linalg::testing {
+
+/// One context for the whole binary: creating one loads every dialect, and
+/// it has multithreading disabled, so the measurement worker may fork.
+inline mlir::MLIRContext &sharedContext() {
+  static std::unique_ptr<mlir::MLIRContext> context = createContext();
+  return *context;
+}
+
+inline std::string fixturePath(const std::string &name) {
+  return std::string(RLOPT_TEST_DATA) + "/" + name + ".mlir";
+}
+
+/// Loads tests/data/<name>.mlir; a fixture that does not load is a test
+/// failure (reported by the caller's ASSERT on the result).
+inline Result<Program> loadFixture(const std::string &name,
+                                   const LoadOptions &options = {}) {
+  return loadProgram(sharedContext(), fixturePath(name), options);
+}
+
+inline std::string printed(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+inline int countOccurrences(const std::string &text, const std::string &what) {
+  int n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos;
+       pos = text.find(what, pos + what.size()))
+    ++n;
+  return n;
+}
+
+} // namespace rlopt::linalg::testing
+
+#endif

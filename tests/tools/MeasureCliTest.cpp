@@ -1,0 +1,158 @@
+// `rlopt measure` and `rlopt inspect` as a user runs them: the measurement
+// cache answers a repeated measurement, and the JSON output has the
+// documented keys.
+#include "ToolTestUtil.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace rlopt::tool::testing;
+
+namespace {
+
+nlohmann::json parseJson(const RunResult &run) {
+  nlohmann::json json = nlohmann::json::parse(run.out, nullptr, false);
+  EXPECT_FALSE(json.is_discarded()) << "not JSON: " << run.out;
+  return json;
+}
+
+TEST(MeasureCliTest, SecondRunIsAnsweredFromTheCache) {
+  ScratchDir scratch;
+  std::string db = (scratch / "measurements.sqlite").string();
+  std::vector<std::string> args = {
+      "measure",    fixturePath("matmul"),
+      "--schedule", "op1: tile(16,16,16) vectorize",
+      "--db",       db,
+      "--json",     "--repetitions",
+      "1"};
+  RunResult first = runRlopt(args, scratch.path());
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+  EXPECT_EQ(first.err, "");
+  nlohmann::json a = parseJson(first);
+  for (const char *key :
+       {"baseline_ms", "candidate_ms", "speedup", "correct", "cached"})
+    EXPECT_TRUE(a.contains(key)) << key << " missing in " << first.out;
+  EXPECT_EQ(a["cached"], false);
+  EXPECT_EQ(a["correct"], true);
+  EXPECT_GT(a["baseline_ms"].get<double>(), 0);
+  EXPECT_GT(a["candidate_ms"].get<double>(), 0);
+  EXPECT_GT(a["speedup"].get<double>(), 0);
+  EXPECT_TRUE(fs::exists(db));
+
+  RunResult second = runRlopt(args, scratch.path());
+  ASSERT_EQ(second.exitCode, 0) << second.err;
+  nlohmann::json b = parseJson(second);
+  EXPECT_EQ(b["cached"], true);
+  EXPECT_EQ(b["baseline_ms"], a["baseline_ms"]);
+  EXPECT_EQ(b["candidate_ms"], a["candidate_ms"]);
+  EXPECT_EQ(b["speedup"], a["speedup"]);
+  EXPECT_EQ(b["correct"], a["correct"]);
+  EXPECT_EQ(b["program_hash"], a["program_hash"]);
+
+  // The text form says so too.
+  std::vector<std::string> textArgs(args.begin(), args.end() - 3);
+  textArgs.insert(textArgs.end(), {"--repetitions", "1"});
+  RunResult text = runRlopt(textArgs, scratch.path());
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_TRUE(std::regex_search(text.out, std::regex("cached +yes")))
+      << text.out;
+
+  // --no-cache measures again.
+  std::vector<std::string> noCache = args;
+  noCache.push_back("--no-cache");
+  RunResult fresh = runRlopt(noCache, scratch.path());
+  ASSERT_EQ(fresh.exitCode, 0) << fresh.err;
+  EXPECT_EQ(parseJson(fresh)["cached"], false);
+}
+
+TEST(MeasureCliTest, DifferentSeedOrScheduleIsNotCached) {
+  ScratchDir scratch;
+  std::string db = (scratch / "m.sqlite").string();
+  auto measure = [&](const std::string &schedule, const std::string &seed) {
+    RunResult run =
+        runRlopt({"measure", fixturePath("add"), "--schedule", schedule,
+                  "--seed", seed, "--db", db, "--json", "--repetitions", "1"},
+                 scratch.path());
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    return parseJson(run);
+  };
+  EXPECT_EQ(measure("op0: tile(16,16) vectorize", "1")["cached"], false);
+  EXPECT_EQ(measure("op0: tile(16,16) vectorize", "1")["cached"], true);
+  EXPECT_EQ(measure("op0: tile(16,16) vectorize", "2")["cached"], false);
+  EXPECT_EQ(measure("op0: tile(8,16) vectorize", "1")["cached"], false);
+}
+
+TEST(MeasureCliTest, PlainMeasurementIsCorrect) {
+  ScratchDir scratch;
+  RunResult run = runRlopt({"measure", fixturePath("chain"), "--schedule",
+                            "op3: fuse(16,16); op2: vectorize", "--threads",
+                            "2", "--no-cache", "--repetitions", "1"},
+                           scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  for (const char *line :
+       {"baseline", "candidate", "speedup", "correct", "cached"})
+    EXPECT_NE(run.out.find(line), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("NO"), std::string::npos) << run.out;
+}
+
+TEST(InspectCliTest, JsonShowsStridedConvAccess) {
+  ScratchDir scratch;
+  std::string file = fixturePath("conv_nhwc_stride2");
+  RunResult run = runRlopt({"inspect", file, "--json"}, scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  nlohmann::json json = parseJson(run);
+  EXPECT_EQ(json["file"], file);
+  EXPECT_EQ(json["function"], "conv_nhwc_stride2");
+  ASSERT_EQ(json["ops"].size(), 2u);
+  const nlohmann::json &conv = json["ops"][1];
+  EXPECT_EQ(conv["id"], "op1");
+  EXPECT_EQ(conv["kind"], "linalg.conv_2d_nhwc_hwcf");
+  EXPECT_EQ(conv["loop_ranges"], nlohmann::json({1, 5, 5, 16, 3, 3, 8}));
+  EXPECT_EQ(conv["loads"][0][1], nlohmann::json({0, 2, 0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(conv["loads"][0][2], nlohmann::json({0, 0, 2, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(conv["producers"], nlohmann::json({0}));
+  EXPECT_EQ(json["ops"][0]["consumers"], nlohmann::json({1}));
+}
+
+TEST(InspectCliTest, TextListsOpsWithRangesAndIterators) {
+  ScratchDir scratch;
+  std::string file = fixturePath("matmul");
+  RunResult run = runRlopt({"inspect", file}, scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find(file + ": @matmul, 2 Linalg ops"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("op0  linalg.fill  (fill, line 5)"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("op1  linalg.matmul  (matmul, line 6)"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("[64,64,64]  PPR"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("load       1,0,0,0 | 0,0,1,0"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("consumers  op1"), std::string::npos) << run.out;
+}
+
+// BUG (src/linalg/Executor.cpp, JitKernel::compile in the worker): when the
+// candidate fails to translate to LLVM IR, MLIR's default diagnostic handler
+// prints `loc(...): error: LLVM Translation failed for operation: ...` to
+// stderr before rlopt's own one-line error, so a failed measurement prints
+// two or three lines. Repro (relies on the reduction-vectorize bug):
+//   rlopt measure tests/data/reduce.mlir --schedule "op1: tile(8,32) vectorize"
+//       --no-cache
+TEST(MeasureCliTest, DISABLED_CandidateFailureIsOneLine) {
+  ScratchDir scratch;
+  RunResult run = runRlopt({"measure", fixturePath("reduce"), "--schedule",
+                            "op1: tile(8,32) vectorize", "--no-cache",
+                            "--repetitions", "1"},
+                           scratch.path());
+  ASSERT_EQ(run.exitCode, 1) << "the candidate no longer fails; find another "
+                                "repro for a failing candidate";
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_EQ(run.err.rfind("rlopt: ", 0), 0u) << run.err;
+}
+
+} // namespace
