@@ -3,10 +3,12 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -41,6 +43,8 @@ Signature signatureOf(mlir::func::FuncOp func) {
 HostBuffer::HostBuffer(const TensorSpec &spec) : tensorSpec(spec) {
   size_t bytes = std::max<size_t>(64, (spec.bytes() + 63) / 64 * 64);
   storage.reset(std::aligned_alloc(64, bytes));
+  if (!storage)
+    return; // valid() is false: the caller reports the memory limit
   std::memset(storage.get(), 0, bytes);
   // { allocated, aligned, offset, sizes[rank], strides[rank] }
   size_t rank = spec.shape.size();
@@ -131,14 +135,28 @@ Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
     return makeError("cannot create the host target machine: " +
                      llvm::toString(machine.takeError()));
 
+  // Translation errors go to the context's diagnostics; keep the first one
+  // for the error instead of letting MLIR print it.
+  std::string firstError;
+  mlir::ScopedDiagnosticHandler handler(
+      lowered.getContext(), [&](mlir::Diagnostic &diag) {
+        if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
+            firstError.empty())
+          firstError = diag.str();
+        return mlir::success();
+      });
   mlir::ExecutionEngineOptions options;
   options.transformer =
       mlir::makeOptimizingTransformer(3, /*sizeLevel=*/0, machine->get());
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = mlir::ExecutionEngine::create(lowered, options);
-  if (!engine)
-    return makeError("JIT compilation failed: " +
-                     llvm::toString(engine.takeError()));
+  if (!engine) {
+    std::string reason = llvm::toString(engine.takeError());
+    if (!firstError.empty())
+      reason += ": " + firstError;
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    return makeError("JIT compilation failed: " + reason);
+  }
   std::unique_ptr<JitKernel> kernel(new JitKernel());
   kernel->engine = std::move(*engine);
   kernel->symbol = "_mlir_ciface_" + sig.name;

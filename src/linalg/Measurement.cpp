@@ -129,12 +129,19 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
   std::vector<HostBuffer *> args[2], outputs[2];
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     pristine.push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
+    if (!pristine.back()->valid())
+      return fail("out of memory allocating " +
+                  std::to_string(sig.inputs[i].bytes() >> 20) +
+                  " MiB for input " + std::to_string(i) +
+                  " (worker memory limit " +
+                  std::to_string(options.limits.memoryBytes >> 20) + " MiB)");
     pristine.back()->fillRandom(options.seed * 7919 + i);
   }
   for (int side = 0; side < 2; ++side) {
     for (size_t i = 0; i < sig.inputs.size(); ++i) {
       sides[side].push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
-      sides[side].back()->copyFrom(*pristine[i]);
+      if (sides[side].back()->valid())
+        sides[side].back()->copyFrom(*pristine[i]);
     }
     for (const TensorSpec &spec : sig.outputs) {
       sides[side].push_back(std::make_unique<HostBuffer>(spec));
@@ -143,6 +150,13 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
     for (auto &b : sides[side])
       args[side].push_back(b.get());
   }
+  for (int side = 0; side < 2; ++side)
+    for (HostBuffer *buffer : args[side])
+      if (!buffer->valid())
+        return fail("out of memory allocating " +
+                    std::to_string(buffer->spec().bytes() >> 20) +
+                    " MiB for a tensor (worker memory limit " +
+                    std::to_string(options.limits.memoryBytes >> 20) + " MiB)");
   (*baseline)->run(args[0]);
   (*candidate)->run(args[1]);
   Comparison comparison =

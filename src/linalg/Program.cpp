@@ -152,6 +152,28 @@ static Status validate(Program &program, const LoadOptions &options) {
   return Status::success();
 }
 
+/// ` 'name'` for the generic-form op `"name"(...)` at `loc`, or "".
+static std::string quotedOpName(const llvm::SourceMgr &sourceMgr,
+                                Location loc) {
+  auto fileLoc = dyn_cast<FileLineColLoc>(loc);
+  if (!fileLoc || sourceMgr.getNumBuffers() == 0)
+    return "";
+  llvm::StringRef text =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+  for (unsigned line = 1; line < fileLoc.getLine() && !text.empty(); ++line)
+    text = text.split('\n').second;
+  // The location points just past the quoted name: take the last quoted
+  // string before it.
+  text = text.split('\n').first.take_front(fileLoc.getColumn() - 1);
+  size_t close = text.rfind('"');
+  if (close == llvm::StringRef::npos || close == 0)
+    return "";
+  size_t open = text.rfind('"', close - 1);
+  if (open == llvm::StringRef::npos)
+    return "";
+  return " '" + text.slice(open + 1, close).str() + "'";
+}
+
 /// Parses with a diagnostic handler that keeps the first error as one line.
 static Result<Program> parseSource(MLIRContext &context,
                                    std::unique_ptr<llvm::MemoryBuffer> buffer,
@@ -171,6 +193,9 @@ static Result<Program> parseSource(MLIRContext &context,
       where = path + ":" + std::to_string(loc.getLine()) + ":" +
               std::to_string(loc.getColumn()) + ": ";
     std::string message = diag.str();
+    if (message.find("unregistered dialect") != std::string::npos)
+      message = "unknown op" + quotedOpName(sourceMgr, diag.getLocation()) +
+                " (unregistered dialect)";
     std::replace(message.begin(), message.end(), '\n', ' ');
     firstError = where + message;
     return success();

@@ -100,8 +100,9 @@ std::optional<std::string> checkTileSizes(const OpState &op,
 
 static std::string stepText(const Transformation &t,
                             const std::vector<int64_t> &params) {
-  return TransformStep{t.name, params}.name +
-         (params.empty() ? "" : ScriptWriter::intList(params));
+  Schedule single{{OpSchedule{"", {TransformStep{t.name, params}}}}};
+  std::string text = single.str(); // ": name(params)"
+  return text.substr(text.find(' ') + 1);
 }
 
 std::optional<std::string> checkStep(const ScheduleState &state, unsigned index,

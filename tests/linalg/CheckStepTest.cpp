@@ -316,12 +316,8 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, CheckStepTest,
                                            "generic_elementwise", "bias_add",
                                            "transpose", "exp", "chain"));
 
-// BUG: vectorize is allowed on reductions that are not contractions, but the
-// result does not lower (vector.multi_reduction is never lowered; the JIT
-// then fails on builtin.unrealized_conversion_cast), and on a partial tile
-// of linalg.reduce the vectorizer fails outright. See
-// ScheduleMeasureTest's DISABLED_ReductionVectorize cases for the repros.
-INSTANTIATE_TEST_SUITE_P(DISABLED_ReductionVectorize, CheckStepTest,
+// Reductions that are not contractions, including vectorized ones.
+INSTANTIATE_TEST_SUITE_P(ReductionVectorize, CheckStepTest,
                          ::testing::Values("reduce", "generic_rowsum"));
 
 // The reductions' single steps do not include a vectorized reduction (the

@@ -92,7 +92,7 @@ const std::vector<FileCase> kFileCases = {
      "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
      "  %0 = \"foo.bar\"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
      "  return %0 : tensor<4xf32>\n}\n",
-     {":2:", "unregistered dialect"}},
+     {":2:", "unknown op 'foo.bar'"}},
     {"unsupported_op",
      "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
      "  %0 = math.exp %a : tensor<4xf32>\n"
@@ -364,13 +364,8 @@ TEST(BadInputTest, RejectedScheduleKeepsAnExistingOutput) {
   EXPECT_EQ(scratch.entries(), std::vector<std::string>{"out.mlir"});
 }
 
-// DISCREPANCY with the requirement that every bad-input message names the
-// file: errors about a schedule that does not fit the program name the op and
-// the problem, but not the program file, e.g.
-//   rlopt apply tests/data/matmul.mlir --schedule "op7: stop"
-//   -> "rlopt: schedule names op7, but the program has op0..op1"
-// Enable once the CLI prefixes these with the file.
-TEST(BadInputTest, DISABLED_ScheduleErrorsNameTheProgramFile) {
+// Errors about a schedule that does not fit the program name the program.
+TEST(BadInputTest, ScheduleErrorsNameTheProgramFile) {
   ScratchDir scratch;
   std::string file = fixturePath("matmul");
   for (const char *schedule :

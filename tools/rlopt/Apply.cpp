@@ -28,7 +28,7 @@ int runApply(int argc, char **argv) {
     return fail(program.error().message);
   auto script = linalg::buildTransformScript(*program, *schedule);
   if (!script)
-    return fail(script.error().message);
+    return fail(program->path + ": " + script.error().message);
   mlir::OwningOpRef<mlir::ModuleOp> result = program->module.get().clone();
   if (Status s = linalg::applyTransformScript(*result, *script); !s)
     return fail(program->path + ": " + s.error().message, ExitFailure);

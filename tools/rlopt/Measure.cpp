@@ -49,7 +49,7 @@ int runMeasure(int argc, char **argv) {
   auto script = linalg::buildTransformScript(*program, *schedule,
                                              options.transformLimits);
   if (!script)
-    return fail(script.error().message);
+    return fail(program->path + ": " + script.error().message);
 
   auto result =
       linalg::measureSchedule(*program, *schedule, options, cache.get());

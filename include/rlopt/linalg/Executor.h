@@ -40,6 +40,8 @@ public:
   HostBuffer(const HostBuffer &) = delete;
   HostBuffer &operator=(const HostBuffer &) = delete;
 
+  /// False when the memory could not be allocated.
+  bool valid() const { return storage != nullptr; }
   const TensorSpec &spec() const { return tensorSpec; }
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }

@@ -45,7 +45,8 @@ static std::optional<std::string> check(const ScheduleState &state,
   if (needsDecomposition(op)) {
     auto window = windowLoops(op.kind);
     if (window.empty() || op.generalized)
-      return op.kind + " cannot be vectorized (use img2col first)";
+      return op.kind + " cannot be vectorized" +
+             (op.opClass == OpClass::Conv2d ? " (use img2col first)" : "");
     bool rows =
         op.ranges[window[0].first] == 1 && op.ranges[window[0].second] == 1;
     bool cols =
@@ -61,6 +62,9 @@ static std::optional<std::string> check(const ScheduleState &state,
     return std::string("the op's indexing maps are not projected "
                        "permutations, which the vectorizer needs");
   }
+  if (op.kind == "linalg.reduce" && op.hasPartialTiles())
+    return std::string("MLIR 19 cannot mask linalg.reduce: tile sizes must "
+                       "divide the loops");
   if (op.iterationCount() > state.limits.maxVectorElements)
     return "the op spans " + std::to_string(op.iterationCount()) +
            " points; tile it to at most " +
