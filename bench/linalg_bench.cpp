@@ -32,9 +32,7 @@ static void BM_EnvStep(benchmark::State &state) {
   LinalgEnv env(config);
   Observation obs = env.reset({kMatmul}, 0);
   Action tile;
-  for (const auto &mask : obs.masks)
-    tile.values.push_back(0);
-  tile.values[0] = 0;               // tile
+  tile.values.assign(obs.masks.size(), 0); // head 0 = 0: tile
   tile.values[env.tileHead(0)] = 5; // 16
   tile.values[env.tileHead(1)] = 6; // 32
   for (auto _ : state) {

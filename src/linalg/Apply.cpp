@@ -70,11 +70,11 @@ applySchedule(const Program &program, const Schedule &schedule,
     return script.error();
   mlir::OwningOpRef<mlir::ModuleOp> copy = program.module.get().clone();
   if (schedule.empty())
-    return std::move(copy);
+    return copy;
   Status status = applyTransformScript(*copy, *script);
   if (!status)
     return status.error();
-  return std::move(copy);
+  return copy;
 }
 
 } // namespace rlopt::linalg

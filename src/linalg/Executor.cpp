@@ -163,7 +163,7 @@ Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
   if (auto fn = kernel->engine->lookupPacked(kernel->symbol); !fn)
     return makeError("JIT: no entry point " + kernel->symbol + ": " +
                      llvm::toString(fn.takeError()));
-  return std::move(kernel);
+  return kernel;
 }
 
 void JitKernel::run(const std::vector<HostBuffer *> &args) {

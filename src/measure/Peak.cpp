@@ -40,7 +40,9 @@ __attribute__((target("avx512f"))) static float fmaLoopAvx512(long iterations) {
   __m512 sum = acc[0];
   for (int c = 1; c < kChains; ++c)
     sum = _mm512_add_ps(sum, acc[c]);
-  return _mm512_reduce_add_ps(sum);
+  float out[16];
+  _mm512_storeu_ps(out, sum);
+  return out[0];
 }
 
 PeakResult measureFp32Peak() {

@@ -1,0 +1,25 @@
+#ifndef RLOPT_LINALG_HEURISTIC_H
+#define RLOPT_LINALG_HEURISTIC_H
+
+#include "rlopt/linalg/Program.h"
+#include "rlopt/linalg/Schedule.h"
+#include "rlopt/linalg/Transformation.h"
+
+namespace rlopt::linalg {
+
+struct HeuristicOptions {
+  int threads = 1; ///< parallelize the outermost parallel loop when > 1
+  TransformLimits limits;
+};
+
+/// A fixed, hand-written schedule a user could write without learning: per
+/// op class, a cache tile and a register tile that divide the loops, then
+/// vectorize (2-D convolutions via their 1-D decomposition, NCHW ones via
+/// img2col), and with threads a parallel outer loop. Every step passes the
+/// same checks the environment's masks use; a step that does not is left out.
+Schedule heuristicSchedule(const Program &program,
+                           const HeuristicOptions &options = {});
+
+} // namespace rlopt::linalg
+
+#endif
