@@ -72,7 +72,8 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   auto set = [&](unsigned l, int64_t target) {
     sizes[l] = divisorAtMost(op.ranges[l], target);
   };
-  if (kind == "linalg.conv_2d_nhwc_hwcf" || kind == "linalg.conv_2d_nhwc_fhwc") {
+  if (kind == "linalg.conv_2d_nhwc_hwcf" ||
+      kind == "linalg.conv_2d_nhwc_fhwc") {
     // (n, oh, ow, f, kh, kw, c)
     set(2, 8), set(3, 16), set(6, 8);
   } else if (kind == "linalg.depthwise_conv_2d_nhwc_hwc" ||

@@ -61,6 +61,22 @@ LinalgEnv::LinalgEnv(EnvConfig config) : cfg(std::move(config)) {
 
 LinalgEnv::~LinalgEnv() = default;
 
+ActionLayout LinalgEnv::actionLayout() const {
+  ActionLayout layout;
+  layout.featureVersion = kFeatureLayoutVersion;
+  layout.opFeatureSize = opFeatureSize(cfg);
+  layout.extraFeatures = cfg.maxLoops + 3;
+  layout.interchangeFlag = 2 * layout.opFeatureSize + cfg.maxLoops;
+  layout.numTypes = kinds().size();
+  layout.maxLoops = cfg.maxLoops;
+  layout.numTileSizes = cfg.tileSizes.size();
+  layout.tileType = kindIndex("tile");
+  layout.parallelizeType = kindIndex("parallelize");
+  layout.fuseType = kindIndex("fuse");
+  layout.interchangeType = kindIndex("interchange");
+  return layout;
+}
+
 static std::string pathOf(const std::string &uri) {
   const std::string scheme = "file://";
   return uri.rfind(scheme, 0) == 0 ? uri.substr(scheme.size()) : uri;

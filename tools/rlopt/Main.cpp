@@ -11,6 +11,10 @@ int runApply(int argc, char **argv);
 int runMeasure(int argc, char **argv);
 int runPeak(int argc, char **argv);
 int runSearch(int argc, char **argv);
+int runTrain(int argc, char **argv);
+int runOptimize(int argc, char **argv);
+int runEval(int argc, char **argv);
+int runGen(int argc, char **argv);
 } // namespace rlopt::tool
 
 using namespace rlopt::tool;
@@ -22,12 +26,22 @@ static const char *kUsage =
     "  inspect FILE [--json]                 list ops and their features\n"
     "  apply FILE --schedule S [-o OUT] [--emit-transform T]\n"
     "                                        apply a schedule, write the IR\n"
-    "  measure FILE [--schedule S] [--threads N] [--json] [--db PATH]\n"
+    "  measure FILE [--schedule S | --heuristic] [--threads N] [--json]\n"
+    "          [--db PATH] [--no-cache] [--seed N] [--timeout S]\n"
     "                                        time a schedule against naive\n"
     "  search FILE [--episodes N] [--seed S] [--config C] [--json]\n"
     "                                        random search over the schedule\n"
     "                                        environment; keeps the best\n"
-    "  peak [--json]                         this machine's FP32 FMA peak\n";
+    "  train --suite DIR --out RUN [--config C] [--resume] [--workers N]\n"
+    "                                        train the PPO policy\n"
+    "  optimize FILE [--policy P] [-o OUT] [--emit-schedule]\n"
+    "          [--emit-transform T] [--search N] [--json]\n"
+    "                                        schedule a program with a policy\n"
+    "  eval --suite DIR --agent naive|heuristic|random:N --out DIR\n"
+    "       [--split S] [--threads T]        evaluate an agent on a suite\n"
+    "  peak [--json]                         this machine's FP32 FMA peak\n"
+    "  gen ops --out DIR [--seed S] [--count N] [--scale small|full]\n"
+    "                                        generate the op benchmark suite\n";
 
 int main(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") ||
@@ -46,9 +60,17 @@ int main(int argc, char **argv) {
     return runApply(argc, argv);
   if (command == "measure")
     return runMeasure(argc, argv);
+  if (command == "train")
+    return runTrain(argc, argv);
+  if (command == "optimize")
+    return runOptimize(argc, argv);
+  if (command == "eval")
+    return runEval(argc, argv);
   if (command == "search")
     return runSearch(argc, argv);
   if (command == "peak")
     return runPeak(argc, argv);
+  if (command == "gen")
+    return runGen(argc, argv);
   return fail("unknown command '" + command + "' (see rlopt --help)");
 }

@@ -3,6 +3,7 @@
 
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/Measurement.h"
 
 #include <cstdio>
@@ -12,7 +13,7 @@ namespace rlopt::tool {
 
 int runMeasure(int argc, char **argv) {
   Args args({"schedule", "threads", "db", "seed", "timeout", "repetitions"},
-            {"json", "no-cache"});
+            {"json", "no-cache", "heuristic"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("measure: " + *error);
   if (args.positional().size() != 1)
@@ -27,6 +28,8 @@ int runMeasure(int argc, char **argv) {
   if (!error.empty())
     return fail("measure: " + error);
 
+  if (args.has("heuristic") && args.has("schedule"))
+    return fail("measure: --heuristic and --schedule exclude each other");
   auto schedule = linalg::parseSchedule(args.get("schedule"));
   if (!schedule)
     return fail(schedule.error().message);
@@ -45,6 +48,12 @@ int runMeasure(int argc, char **argv) {
   auto program = linalg::loadProgram(*context, args.positional()[0]);
   if (!program)
     return fail(program.error().message);
+  if (args.has("heuristic")) {
+    linalg::HeuristicOptions heuristic;
+    heuristic.threads = options.threads;
+    heuristic.limits = options.transformLimits;
+    *schedule = linalg::heuristicSchedule(*program, heuristic);
+  }
   // Validate the schedule here so that its errors are usage errors.
   auto script = linalg::buildTransformScript(*program, *schedule,
                                              options.transformLimits);
@@ -57,8 +66,11 @@ int runMeasure(int argc, char **argv) {
     return fail(program->path + ": " + result.error().message, ExitFailure);
   const linalg::Measurement &m = *result;
   if (args.has("json")) {
-    std::cout << m.toJson().dump(2) << "\n";
+    nlohmann::json json = m.toJson();
+    json["schedule"] = schedule->str();
+    std::cout << json.dump(2) << "\n";
   } else {
+    std::printf("schedule   %s\n", schedule->str().c_str());
     std::printf("baseline   %10.3f ms  (spread %.1f%%)\n", m.baselineMs,
                 100 * m.baselineSpread);
     std::printf("candidate  %10.3f ms  (spread %.1f%%)\n", m.candidateMs,

@@ -2,6 +2,7 @@
 #define RLOPT_LINALG_LINALGENV_H
 
 #include "rlopt/core/Env.h"
+#include "rlopt/linalg/ActionLayout.h"
 #include "rlopt/linalg/EnvConfig.h"
 #include "rlopt/linalg/Program.h"
 #include "rlopt/linalg/Transformation.h"
@@ -44,6 +45,9 @@ public:
   const EnvConfig &config() const { return cfg; }
   /// Index of the op being scheduled; -1 when the episode is over.
   int currentOp() const;
+
+  /// The layout as plain numbers, for policies.
+  ActionLayout actionLayout() const;
 
   // Head layout.
   unsigned typeHead() const { return 0; }

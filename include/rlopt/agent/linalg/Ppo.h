@@ -1,0 +1,76 @@
+#ifndef RLOPT_AGENT_LINALG_PPO_H
+#define RLOPT_AGENT_LINALG_PPO_H
+
+#include "rlopt/agent/linalg/LinalgPolicy.h"
+#include "rlopt/linalg/EnvConfig.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rlopt::agent {
+
+/// Every PPO hyperparameter, named once, with the MLIR RL paper's value.
+struct PpoConfig {
+  double learningRate = 1e-3; ///< Adam
+  double gamma = 1.0;         ///< whole programs, final log-speedup reward
+  double gaeLambda = 0.95;
+  double clip = 0.2;
+  double valueCoef = 0.5;
+  double entropyCoef = 0.01;
+  double maxGradNorm = 0.5;
+  int epochs = 4;
+  int minibatches = 4;
+  int programsPerIteration = 64; ///< episodes per iteration
+  int iterations = 100;
+  int workers = 2;         ///< environment processes (default: cores)
+  int checkpointEvery = 1; ///< iterations between checkpoints
+  int evalEvery = 5;       ///< iterations between validation runs; 0 = never
+  int evalPrograms = 8;    ///< validation programs per evaluation
+  uint64_t seed = 0;
+  PolicyConfig policy;
+  linalg::EnvConfig env;
+
+  nlohmann::json toJson() const;
+  static Result<PpoConfig> fromJson(const nlohmann::json &json,
+                                    const std::string &where);
+  static Result<PpoConfig> load(const std::string &path);
+};
+
+/// What one iteration reports (one line of metrics.jsonl).
+struct IterationMetrics {
+  int iteration = 0;
+  int episodes = 0, failures = 0, steps = 0;
+  double meanReward = 0, geomeanSpeedup = 0;
+  double entropy = 0, policyLoss = 0, valueLoss = 0, approxKl = 0,
+         clipFraction = 0;
+  double validationGeomean = -1; ///< -1 when not evaluated this iteration
+  double inferenceSeconds = 0, environmentSeconds = 0, compileSeconds = 0,
+         learnSeconds = 0, elapsedSeconds = 0;
+  nlohmann::json toJson() const;
+};
+
+struct TrainOptions {
+  std::string runDir;
+  bool resume = false;
+  std::vector<std::string> trainPrograms, validationPrograms;
+  /// Set from a signal handler: checkpoint and stop after the current
+  /// episode batch.
+  const std::atomic<bool> *stopRequested = nullptr;
+};
+
+/// PPO (Schulman et al. 2017) as CleanRL writes it, over whole-program
+/// rollouts from `workers` environment processes. Writes config.json,
+/// metrics.jsonl (one line per iteration), episodes.jsonl (program, schedule
+/// and speedup of every episode), checkpoint.pt + optimizer.pt every
+/// `checkpointEvery`
+/// iterations and policy.pt at the end; `resume` continues from the last
+/// checkpoint.
+Status
+trainPpo(const PpoConfig &config, const TrainOptions &options,
+         const std::function<void(const IterationMetrics &)> &onIteration);
+
+} // namespace rlopt::agent
+
+#endif

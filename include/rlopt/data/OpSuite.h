@@ -1,0 +1,42 @@
+#ifndef RLOPT_DATA_OPSUITE_H
+#define RLOPT_DATA_OPSUITE_H
+
+#include "rlopt/core/Result.h"
+#include "rlopt/data/Suite.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rlopt::data {
+
+/// Small scales each benchmark so that its naive baseline takes tens of
+/// milliseconds on the reference machine; Full keeps the networks' own batch
+/// sizes and spatial sizes.
+enum class Scale { Small, Full };
+
+const char *scaleName(Scale scale);
+Result<Scale> parseScale(const std::string &text);
+
+struct OpSuiteOptions {
+  uint64_t seed = 0; ///< drives the sampling and the splits
+  int count = 0;     ///< benchmarks to draw; 0 (or more than there are) = all
+  Scale scale = Scale::Small;
+};
+
+/// The op classes of the op suite, in the order the suite lists them.
+const std::vector<std::string> &opSuiteClasses();
+
+/// Single ops from layers of ResNet-18/50, VGG-16, MobileNetV2, BERT-base
+/// and GPT-2 small. A `count` below the table's size draws that many
+/// benchmarks, spread evenly over the op classes. Splits are drawn per op
+/// class over distinct shape keys (about 70/15/15), so no shape key is in
+/// two splits. The same options give the same suite, byte for byte.
+std::vector<BenchmarkSpec> generateOpSuite(const OpSuiteOptions &options);
+
+/// The manifest's `info` for a suite generated with `options`.
+nlohmann::json opSuiteInfo(const OpSuiteOptions &options);
+
+} // namespace rlopt::data
+
+#endif

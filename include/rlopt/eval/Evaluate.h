@@ -1,0 +1,77 @@
+#ifndef RLOPT_EVAL_EVALUATE_H
+#define RLOPT_EVAL_EVALUATE_H
+
+#include "rlopt/core/Result.h"
+#include "rlopt/linalg/EnvConfig.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rlopt::eval {
+
+/// Who chooses the schedule: `naive` (none), `heuristic` (the fixed rules),
+/// `random:N` (best of N random masked episodes).
+struct AgentSpec {
+  enum class Kind { Naive, Heuristic, Random } kind = Kind::Naive;
+  int episodes = 0;
+  std::string name() const;
+  static Result<AgentSpec> parse(const std::string &text);
+};
+
+/// One program to evaluate, as a suite manifest lists it.
+struct EvalBenchmark {
+  std::string name, opClass, split, path;
+  double flops = 0, bytes = 0;
+};
+
+/// Per-benchmark outcome. A failure is kept (error set), never dropped.
+struct BenchmarkResult {
+  EvalBenchmark benchmark;
+  std::string schedule, error;
+  double baselineMs = 0, candidateMs = 0;
+  double baselineSpread = 0, candidateSpread = 0;
+  double speedup = 0;
+  bool correct = false;
+  bool cached = false;
+  double gflops = 0;      ///< candidate FLOP rate
+  double percentPeak = 0; ///< of threads x single-thread FMA peak
+  double gbps = 0;        ///< candidate bytes moved per second
+
+  bool ok() const { return error.empty() && correct; }
+  nlohmann::json toJson() const;
+};
+
+struct EvalOptions {
+  AgentSpec agent;
+  linalg::EnvConfig env; ///< measurement, threads, cache, search knobs
+  double peakGflops = 0; ///< single-thread FP32 peak; 0 = do not report %
+  uint64_t seed = 0;
+};
+
+/// Evaluates every benchmark; `onDone` is called after each one.
+std::vector<BenchmarkResult>
+evaluate(const std::vector<EvalBenchmark> &benchmarks,
+         const EvalOptions &options,
+         const std::function<void(size_t, const BenchmarkResult &)> &onDone =
+             nullptr);
+
+/// Classes whose speed is reported as GFLOP/s and % of peak; the others as
+/// GB/s.
+bool isComputeBound(const std::string &opClass);
+
+/// results.json (with `meta`) and results.csv in `dir` (created if needed),
+/// each written atomically.
+Status writeResults(const std::string &dir,
+                    const std::vector<BenchmarkResult> &results,
+                    const nlohmann::json &meta);
+
+/// The table printed at the end: per op class, count, failures and the
+/// geometric mean speedup over naive (failed benchmarks excluded and listed).
+std::string summaryTable(const std::vector<BenchmarkResult> &results);
+
+} // namespace rlopt::eval
+
+#endif

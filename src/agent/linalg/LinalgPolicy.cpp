@@ -1,0 +1,238 @@
+#include "rlopt/agent/linalg/LinalgPolicy.h"
+
+#include "rlopt/core/Json.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace rlopt::agent {
+
+nlohmann::json PolicyConfig::toJson() const {
+  return {{"embedding", embedding},
+          {"lstm", lstm},
+          {"dense", dense},
+          {"producer_context", producerContext}};
+}
+
+Result<PolicyConfig> PolicyConfig::fromJson(const nlohmann::json &json,
+                                            const std::string &where) {
+  PolicyConfig c;
+  if (!json.is_object())
+    return makeError(where + ": expected an object");
+  for (auto it = json.begin(); it != json.end(); ++it)
+    if (it.key() != "embedding" && it.key() != "lstm" && it.key() != "dense" &&
+        it.key() != "producer_context")
+      return makeError(where + ": unknown key '" + it.key() + "'");
+  for (Status s :
+       {readField(json, "embedding", c.embedding, where),
+        readField(json, "lstm", c.lstm, where),
+        readField(json, "dense", c.dense, where),
+        readField(json, "producer_context", c.producerContext, where)})
+    if (!s)
+      return s.error();
+  if (c.embedding < 1 || c.lstm < 1 || c.dense.empty())
+    return makeError(where + ": sizes must be positive and dense non-empty");
+  for (int d : c.dense)
+    if (d < 1)
+      return makeError(where + ": dense: sizes must be positive");
+  return c;
+}
+
+OpSequenceNetImpl::OpSequenceNetImpl(const linalg::ActionLayout &layout,
+                                     const PolicyConfig &config, int outputs)
+    : layout(layout), producerContext(config.producerContext) {
+  embed = register_module(
+      "embed", torch::nn::Linear(layout.opFeatureSize, config.embedding));
+  lstm = register_module(
+      "lstm",
+      torch::nn::LSTM(torch::nn::LSTMOptions(config.embedding, config.lstm)
+                          .batch_first(true)));
+  int width = config.lstm + layout.extraFeatures;
+  for (int size : config.dense) {
+    backbone->push_back(torch::nn::Linear(width, size));
+    backbone->push_back(torch::nn::ReLU());
+    width = size;
+  }
+  backbone = register_module("backbone", backbone);
+  head = register_module("head", torch::nn::Linear(width, outputs));
+}
+
+torch::Tensor OpSequenceNetImpl::forward(const torch::Tensor &observations) {
+  int64_t f = layout.opFeatureSize;
+  torch::Tensor consumer = torch::relu(embed(observations.narrow(1, 0, f)));
+  torch::Tensor sequence;
+  if (producerContext) {
+    torch::Tensor producer = torch::relu(embed(observations.narrow(1, f, f)));
+    sequence = torch::stack({producer, consumer}, 1);
+  } else {
+    sequence = consumer.unsqueeze(1);
+  }
+  auto [output, state] = lstm(sequence);
+  torch::Tensor last = std::get<0>(state)[-1];
+  torch::Tensor extra = observations.narrow(1, 2 * f, layout.extraFeatures);
+  return head(backbone->forward(torch::cat({last, extra}, 1)));
+}
+
+LinalgPolicy::LinalgPolicy(const linalg::ActionLayout &layout,
+                           const PolicyConfig &config)
+    : layout(layout), cfg(config) {
+  sizes.push_back(layout.numTypes);
+  for (int l = 0; l < 2 * layout.maxLoops; ++l)
+    sizes.push_back(layout.numTileSizes);
+  sizes.push_back(layout.maxLoops);
+  int64_t total = 0;
+  for (int64_t s : sizes)
+    total += s;
+  actor = OpSequenceNet(layout, config, total);
+  critic = OpSequenceNet(layout, config, 1);
+}
+
+std::vector<torch::Tensor> LinalgPolicy::parameters() const {
+  std::vector<torch::Tensor> all = actor->parameters();
+  for (const torch::Tensor &p : critic->parameters())
+    all.push_back(p);
+  return all;
+}
+
+LinalgPolicy::Output LinalgPolicy::headsOutput(const torch::Tensor &logits,
+                                               const torch::Tensor &masks,
+                                               const torch::Tensor &obs,
+                                               const torch::Tensor *given,
+                                               bool greedy) {
+  int64_t batch = logits.size(0);
+  std::vector<torch::Tensor> actions, logProbs, entropies;
+  int64_t offset = 0;
+  for (int64_t size : sizes) {
+    torch::Tensor allowed = masks.narrow(1, offset, size).to(torch::kBool);
+    torch::Tensor headLogits =
+        logits.narrow(1, offset, size).masked_fill(~allowed, -1e9);
+    offset += size;
+    torch::Tensor logP = torch::log_softmax(headLogits, 1);
+    torch::Tensor p = logP.exp();
+    torch::Tensor action;
+    if (given)
+      action = given->select(1, actions.size()).unsqueeze(1);
+    else if (greedy)
+      action = headLogits.argmax(1, /*keepdim=*/true);
+    else
+      action = torch::multinomial(p, 1);
+    actions.push_back(action.squeeze(1));
+    logProbs.push_back(logP.gather(1, action).squeeze(1));
+    entropies.push_back(
+        -torch::where(allowed, p * logP, torch::zeros_like(p)).sum(1));
+  }
+  // Which heads the chosen transformation uses.
+  torch::Tensor type = actions[0];
+  torch::Tensor usesTile = (type == layout.tileType).to(torch::kFloat);
+  torch::Tensor usesParallel =
+      ((type == layout.parallelizeType) | (type == layout.fuseType))
+          .to(torch::kFloat);
+  torch::Tensor usesPointer =
+      (obs.select(1, layout.interchangeFlag) > 0.5).to(torch::kFloat);
+  Output out;
+  out.logProb = torch::zeros({batch});
+  out.entropy = torch::zeros({batch});
+  for (size_t h = 0; h < sizes.size(); ++h) {
+    torch::Tensor weight = torch::ones({batch});
+    if ((int)h == layout.pointerHead())
+      weight = usesPointer;
+    else if ((int)h >= layout.parallelHead(0))
+      weight = usesParallel;
+    else if ((int)h >= layout.tileHead(0))
+      weight = usesTile;
+    out.logProb = out.logProb + weight * logProbs[h];
+    out.entropy = out.entropy + weight * entropies[h];
+  }
+  out.actions = torch::stack(actions, 1);
+  return out;
+}
+
+LinalgPolicy::Output LinalgPolicy::act(const torch::Tensor &observations,
+                                       const torch::Tensor &masks,
+                                       bool greedy) {
+  torch::NoGradGuard noGrad;
+  Output out = headsOutput(actor->forward(observations), masks, observations,
+                           nullptr, greedy);
+  out.value = critic->forward(observations).squeeze(1);
+  return out;
+}
+
+LinalgPolicy::Output LinalgPolicy::evaluate(const torch::Tensor &observations,
+                                            const torch::Tensor &masks,
+                                            const torch::Tensor &actions) {
+  Output out = headsOutput(actor->forward(observations), masks, observations,
+                           &actions, false);
+  out.value = critic->forward(observations).squeeze(1);
+  return out;
+}
+
+Status LinalgPolicy::save(const std::string &path,
+                          const nlohmann::json &extra) const {
+  torch::serialize::OutputArchive archive;
+  nlohmann::json meta = {{"format", "rlopt-linalg-policy"},
+                         {"layout", layout.toJson()},
+                         {"policy", cfg.toJson()},
+                         {"extra", extra}};
+  archive.write("meta", c10::IValue(meta.dump()));
+  for (const auto &item : actor->named_parameters())
+    archive.write("actor." + item.key(), item.value());
+  for (const auto &item : critic->named_parameters())
+    archive.write("critic." + item.key(), item.value());
+  std::string temporary = path + ".tmp." + std::to_string(getpid());
+  try {
+    archive.save_to(temporary);
+  } catch (const c10::Error &) {
+    std::remove(temporary.c_str());
+    return makeError(path + ": cannot write the policy");
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    return makeError(path + ": cannot write the policy");
+  }
+  return Status::success();
+}
+
+Result<std::unique_ptr<LinalgPolicy>>
+LinalgPolicy::load(const std::string &path,
+                   const linalg::ActionLayout &expected,
+                   nlohmann::json *extra) {
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error &) {
+    return makeError(path + ": not a readable rlopt policy file");
+  }
+  c10::IValue metaValue;
+  if (!archive.try_read("meta", metaValue) || !metaValue.isString())
+    return makeError(path + ": not an rlopt policy (no metadata)");
+  auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
+  if (meta.is_discarded() || meta.value("format", "") != "rlopt-linalg-policy")
+    return makeError(path + ": not an rlopt Linalg policy");
+  linalg::ActionLayout layout = linalg::ActionLayout::fromJson(meta["layout"]);
+  if (!(layout == expected))
+    return makeError(
+        path + ": trained on feature layout " + meta["layout"].dump() +
+        ", which differs from this environment's " + expected.toJson().dump());
+  auto config = PolicyConfig::fromJson(meta["policy"], path);
+  if (!config)
+    return config.error();
+  auto policy = std::make_unique<LinalgPolicy>(layout, *config);
+  torch::NoGradGuard noGrad;
+  for (auto &[prefix, net] :
+       {std::pair<std::string, OpSequenceNet>{"actor.", policy->actor},
+        std::pair<std::string, OpSequenceNet>{"critic.", policy->critic}}) {
+    for (auto &item : net->named_parameters()) {
+      torch::Tensor stored;
+      if (!archive.try_read(prefix + item.key(), stored) ||
+          !stored.sizes().equals(item.value().sizes()))
+        return makeError(path + ": weights do not match the policy config (" +
+                         prefix + item.key() + ")");
+      item.value().copy_(stored);
+    }
+  }
+  if (extra)
+    *extra = meta["extra"];
+  return policy;
+}
+
+} // namespace rlopt::agent

@@ -1,0 +1,412 @@
+// PPO for the Linalg environment, in the order of the paper's algorithm:
+// collect whole-program rollouts, compute GAE advantages, then optimize the
+// clipped surrogate for several epochs over minibatches.
+#include "rlopt/agent/linalg/Ppo.h"
+
+#include "rlopt/agent/EnvServer.h"
+#include "rlopt/linalg/LinalgEnv.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace rlopt::agent {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// One episode's transitions.
+struct Trajectory {
+  std::string program, schedule;
+  std::vector<std::vector<float>> observations;
+  std::vector<std::vector<uint8_t>> masks; ///< heads concatenated
+  std::vector<std::vector<int64_t>> actions;
+  std::vector<float> logProbs, values, rewards;
+  double speedup = 0; ///< measured at the end; 0 = failed
+  bool failed = false;
+};
+
+/// Flattens per-head masks into one row.
+std::vector<uint8_t> flatMask(const Observation &obs) {
+  std::vector<uint8_t> flat;
+  for (const auto &head : obs.masks)
+    flat.insert(flat.end(), head.begin(), head.end());
+  return flat;
+}
+
+torch::Tensor stackFloats(const std::vector<const std::vector<float> *> &rows) {
+  int64_t width = rows.empty() ? 0 : rows[0]->size();
+  torch::Tensor t = torch::empty({(int64_t)rows.size(), width});
+  for (size_t i = 0; i < rows.size(); ++i)
+    std::copy(rows[i]->begin(), rows[i]->end(), t[i].data_ptr<float>());
+  return t;
+}
+
+torch::Tensor
+stackBytes(const std::vector<const std::vector<uint8_t> *> &rows) {
+  int64_t width = rows.empty() ? 0 : rows[0]->size();
+  torch::Tensor t = torch::empty({(int64_t)rows.size(), width}, torch::kUInt8);
+  for (size_t i = 0; i < rows.size(); ++i)
+    std::copy(rows[i]->begin(), rows[i]->end(), t[i].data_ptr<uint8_t>());
+  return t;
+}
+
+/// Runs `episodes` episodes over the servers in lock-step: one batched
+/// policy call per step for all running episodes.
+struct RolloutResult {
+  std::vector<Trajectory> trajectories;
+  double inferenceSeconds = 0, environmentSeconds = 0, compileSeconds = 0;
+};
+
+Result<RolloutResult> rollout(std::vector<EnvServer> &servers,
+                              LinalgPolicy &policy,
+                              const std::vector<std::string> &programs,
+                              int episodes, std::mt19937_64 &rng, bool greedy,
+                              bool sequential) {
+  RolloutResult result;
+  struct Slot {
+    bool active = false;
+    Observation obs;
+    Trajectory trajectory;
+  };
+  std::vector<Slot> slots(servers.size());
+  int started = 0;
+  auto start = [&](size_t s) -> Status {
+    const std::string &program = sequential
+                                     ? programs[started % programs.size()]
+                                     : programs[rng() % programs.size()];
+    ++started;
+    auto t0 = Clock::now();
+    servers[s].sendReset({program}, rng());
+    auto obs = servers[s].receiveReset();
+    result.environmentSeconds += secondsSince(t0);
+    if (!obs)
+      return obs.error();
+    slots[s] = Slot{true, std::move(*obs), Trajectory{}};
+    slots[s].trajectory.program = program;
+    return Status::success();
+  };
+  for (size_t s = 0; s < servers.size() && started < episodes; ++s)
+    if (Status st = start(s); !st)
+      return st.error();
+
+  while (true) {
+    std::vector<size_t> running;
+    for (size_t s = 0; s < slots.size(); ++s)
+      if (slots[s].active)
+        running.push_back(s);
+    if (running.empty())
+      break;
+    std::vector<const std::vector<float> *> obsRows;
+    std::vector<std::vector<uint8_t>> masks;
+    for (size_t s : running) {
+      obsRows.push_back(&slots[s].obs.features);
+      masks.push_back(flatMask(slots[s].obs));
+    }
+    std::vector<const std::vector<uint8_t> *> maskRows;
+    for (const auto &m : masks)
+      maskRows.push_back(&m);
+    auto t0 = Clock::now();
+    LinalgPolicy::Output out =
+        policy.act(stackFloats(obsRows), stackBytes(maskRows), greedy);
+    result.inferenceSeconds += secondsSince(t0);
+
+    t0 = Clock::now();
+    for (size_t i = 0; i < running.size(); ++i) {
+      torch::Tensor row = out.actions[i].contiguous();
+      std::vector<int64_t> action(row.data_ptr<int64_t>(),
+                                  row.data_ptr<int64_t>() + row.numel());
+      Trajectory &t = slots[running[i]].trajectory;
+      t.observations.push_back(slots[running[i]].obs.features);
+      t.masks.push_back(masks[i]);
+      t.actions.push_back(action);
+      t.logProbs.push_back(out.logProb[i].item<float>());
+      t.values.push_back(out.value[i].item<float>());
+      servers[running[i]].sendStep({action});
+    }
+    for (size_t i = 0; i < running.size(); ++i) {
+      Slot &slot = slots[running[i]];
+      auto step = servers[running[i]].receiveStep();
+      if (!step)
+        return step.error();
+      slot.trajectory.rewards.push_back(step->reward);
+      slot.obs = std::move(step->obs);
+      if (step->info.contains("measurement"))
+        result.compileSeconds +=
+            step->info["measurement"].value("compile_ms", 0.0) / 1000;
+      if (!step->terminated && !step->truncated)
+        continue;
+      Trajectory &t = slot.trajectory;
+      t.failed = step->info.contains("error");
+      t.schedule = step->info.value("schedule", "");
+      if (!t.failed && step->info.contains("measurement"))
+        t.speedup = step->info["measurement"].value("speedup", 0.0);
+      result.trajectories.push_back(std::move(t));
+      slot.active = false;
+      if (started < episodes)
+        if (Status st = start(running[i]); !st)
+          return st.error();
+    }
+    result.environmentSeconds += secondsSince(t0);
+  }
+  return result;
+}
+
+double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
+  double logSum = 0;
+  int n = 0;
+  for (const Trajectory &t : trajectories)
+    if (!t.failed && t.speedup > 0) {
+      logSum += std::log(t.speedup);
+      ++n;
+    }
+  return n ? std::exp(logSum / n) : 0;
+}
+
+/// Keeps the metrics lines up to `iteration` (a resumed run rewrites the
+/// rest).
+void truncateMetrics(const std::string &path, int iteration) {
+  std::ifstream in(path);
+  std::string line, kept;
+  while (std::getline(in, line)) {
+    auto json = nlohmann::json::parse(line, nullptr, false);
+    if (!json.is_discarded() && json.value("iteration", 0) <= iteration)
+      kept += line + "\n";
+  }
+  in.close();
+  std::ofstream(path, std::ios::trunc) << kept;
+}
+
+} // namespace
+
+Status
+trainPpo(const PpoConfig &config, const TrainOptions &options,
+         const std::function<void(const IterationMetrics &)> &onIteration) {
+  namespace fs = std::filesystem;
+  if (options.trainPrograms.empty())
+    return makeError("no training programs");
+  std::error_code ec;
+  fs::create_directories(options.runDir, ec);
+  if (ec)
+    return makeError(options.runDir + ": cannot create the run directory");
+
+  // Environment processes first: they fork before LibTorch starts threads.
+  linalg::ActionLayout layout = linalg::LinalgEnv(config.env).actionLayout();
+  std::vector<EnvServer> servers;
+  for (int w = 0; w < config.workers; ++w) {
+    linalg::EnvConfig envConfig = config.env;
+    auto server = EnvServer::spawn([envConfig] {
+      return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
+    });
+    if (!server)
+      return server.error();
+    servers.push_back(std::move(*server));
+  }
+
+  torch::manual_seed(config.seed);
+  LinalgPolicy policy(layout, config.policy);
+  torch::optim::Adam optimizer(
+      policy.parameters(),
+      torch::optim::AdamOptions(config.learningRate).eps(1e-5));
+  std::string checkpointPath = options.runDir + "/checkpoint.pt";
+  std::string optimizerPath = options.runDir + "/optimizer.pt";
+  std::string metricsPath = options.runDir + "/metrics.jsonl";
+  std::string episodesPath = options.runDir + "/episodes.jsonl";
+  int firstIteration = 1;
+  if (options.resume && fs::exists(checkpointPath)) {
+    nlohmann::json extra;
+    auto loaded = LinalgPolicy::load(checkpointPath, layout, &extra);
+    if (!loaded)
+      return loaded.error();
+    torch::NoGradGuard noGrad;
+    auto source = (*loaded)->parameters();
+    auto target = policy.parameters();
+    for (size_t i = 0; i < source.size(); ++i)
+      target[i].copy_(source[i]);
+    if (fs::exists(optimizerPath))
+      torch::load(optimizer, optimizerPath);
+    firstIteration = extra.value("iteration", 0) + 1;
+    truncateMetrics(metricsPath, firstIteration - 1);
+    truncateMetrics(episodesPath, firstIteration - 1);
+  } else {
+    std::ofstream(metricsPath, std::ios::trunc);
+    std::ofstream(episodesPath, std::ios::trunc);
+  }
+  std::ofstream(options.runDir + "/config.json") << config.toJson().dump(2);
+
+  auto trainStart = Clock::now();
+  for (int iteration = firstIteration; iteration <= config.iterations;
+       ++iteration) {
+    IterationMetrics m;
+    m.iteration = iteration;
+    // Seeded per iteration, so a resumed run continues the same sequence.
+    std::mt19937_64 rng(config.seed * 1000003 + iteration);
+    torch::manual_seed(config.seed * 1000003 + iteration);
+
+    auto rolled = rollout(servers, policy, options.trainPrograms,
+                          config.programsPerIteration, rng, false, false);
+    if (!rolled)
+      return rolled.error();
+    std::vector<Trajectory> &trajectories = rolled->trajectories;
+    m.inferenceSeconds = rolled->inferenceSeconds;
+    m.environmentSeconds = rolled->environmentSeconds;
+    m.compileSeconds = rolled->compileSeconds;
+
+    // GAE over each episode; the episode ends in a terminal state.
+    std::vector<const std::vector<float> *> obsRows;
+    std::vector<const std::vector<uint8_t> *> maskRows;
+    std::vector<int64_t> flatActions;
+    std::vector<float> oldLogProbs, advantages, returns;
+    double rewardSum = 0;
+    for (const Trajectory &t : trajectories) {
+      size_t n = t.rewards.size();
+      std::vector<float> adv(n);
+      float next = 0, running = 0;
+      for (size_t k = n; k-- > 0;) {
+        float delta = t.rewards[k] + config.gamma * next - t.values[k];
+        running = delta + config.gamma * config.gaeLambda * running;
+        adv[k] = running;
+        next = t.values[k];
+      }
+      for (size_t k = 0; k < n; ++k) {
+        obsRows.push_back(&t.observations[k]);
+        maskRows.push_back(&t.masks[k]);
+        flatActions.insert(flatActions.end(), t.actions[k].begin(),
+                           t.actions[k].end());
+        oldLogProbs.push_back(t.logProbs[k]);
+        advantages.push_back(adv[k]);
+        returns.push_back(adv[k] + t.values[k]);
+        rewardSum += t.rewards[k];
+      }
+      m.failures += t.failed;
+    }
+    m.episodes = trajectories.size();
+    m.steps = obsRows.size();
+    m.meanReward = m.episodes ? rewardSum / m.episodes : 0;
+    m.geomeanSpeedup = geomeanSpeedup(trajectories);
+
+    // Clipped-surrogate optimization.
+    auto learnStart = Clock::now();
+    torch::Tensor obsT = stackFloats(obsRows);
+    torch::Tensor maskT = stackBytes(maskRows);
+    torch::Tensor actT =
+        torch::from_blob(flatActions.data(),
+                         {(int64_t)obsRows.size(), (int64_t)layout.numHeads()},
+                         torch::kInt64)
+            .clone();
+    torch::Tensor oldLogP = torch::tensor(oldLogProbs);
+    torch::Tensor advT = torch::tensor(advantages);
+    torch::Tensor retT = torch::tensor(returns);
+    int64_t batch = obsRows.size();
+    int64_t minibatch =
+        std::max<int64_t>(1, batch / std::max(1, config.minibatches));
+    double entropySum = 0, policySum = 0, valueSum = 0, klSum = 0, clipSum = 0;
+    int updates = 0;
+    for (int epoch = 0; epoch < config.epochs; ++epoch) {
+      torch::Tensor order = torch::randperm(batch);
+      for (int64_t begin = 0; begin < batch; begin += minibatch) {
+        torch::Tensor idx =
+            order.narrow(0, begin, std::min(minibatch, batch - begin));
+        auto out = policy.evaluate(obsT.index_select(0, idx),
+                                   maskT.index_select(0, idx),
+                                   actT.index_select(0, idx));
+        torch::Tensor logRatio = out.logProb - oldLogP.index_select(0, idx);
+        torch::Tensor ratio = logRatio.exp();
+        torch::Tensor adv = advT.index_select(0, idx);
+        if (adv.numel() > 1)
+          adv = (adv - adv.mean()) / (adv.std() + 1e-8);
+        torch::Tensor policyLoss =
+            torch::max(-adv * ratio, -adv * torch::clamp(ratio, 1 - config.clip,
+                                                         1 + config.clip))
+                .mean();
+        torch::Tensor valueLoss =
+            0.5 * (out.value - retT.index_select(0, idx)).pow(2).mean();
+        torch::Tensor entropy = out.entropy.mean();
+        torch::Tensor loss = policyLoss - config.entropyCoef * entropy +
+                             config.valueCoef * valueLoss;
+        optimizer.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(policy.parameters(),
+                                          config.maxGradNorm);
+        optimizer.step();
+        torch::NoGradGuard noGrad;
+        entropySum += entropy.item<double>();
+        policySum += policyLoss.item<double>();
+        valueSum += valueLoss.item<double>();
+        klSum += ((ratio - 1) - logRatio).mean().item<double>();
+        clipSum += ((ratio - 1).abs() > config.clip)
+                       .to(torch::kFloat)
+                       .mean()
+                       .item<double>();
+        ++updates;
+      }
+    }
+    if (updates) {
+      m.entropy = entropySum / updates;
+      m.policyLoss = policySum / updates;
+      m.valueLoss = valueSum / updates;
+      m.approxKl = klSum / updates;
+      m.clipFraction = clipSum / updates;
+    }
+    m.learnSeconds = secondsSince(learnStart);
+
+    if (config.evalEvery > 0 && iteration % config.evalEvery == 0 &&
+        !options.validationPrograms.empty()) {
+      int n =
+          std::min<int>(config.evalPrograms, options.validationPrograms.size());
+      std::vector<std::string> programs(options.validationPrograms.begin(),
+                                        options.validationPrograms.begin() + n);
+      auto evaluated = rollout(servers, policy, programs, n, rng, true, true);
+      if (!evaluated)
+        return evaluated.error();
+      m.validationGeomean = geomeanSpeedup(evaluated->trajectories);
+    }
+    m.elapsedSeconds = secondsSince(trainStart);
+
+    bool stopping = options.stopRequested && options.stopRequested->load();
+    {
+      std::ofstream metrics(metricsPath, std::ios::app);
+      metrics << m.toJson().dump() << "\n";
+      std::ofstream episodes(episodesPath, std::ios::app);
+      for (const Trajectory &t : trajectories)
+        episodes << nlohmann::json{{"iteration", iteration},
+                                   {"program", t.program},
+                                   {"schedule", t.schedule},
+                                   {"speedup", t.speedup},
+                                   {"failed", t.failed}}
+                        .dump()
+                 << "\n";
+    }
+    if (iteration % config.checkpointEvery == 0 ||
+        iteration == config.iterations || stopping) {
+      // Optimizer first, policy last: the policy checkpoint names the
+      // iteration a resumed run continues after.
+      std::string tmp = optimizerPath + ".tmp";
+      torch::save(optimizer, tmp);
+      fs::rename(tmp, optimizerPath, ec);
+      if (Status s = policy.save(checkpointPath, {{"iteration", iteration}});
+          !s)
+        return s;
+    }
+    if (onIteration)
+      onIteration(m);
+    if (stopping)
+      break;
+  }
+  if (Status s = policy.save(options.runDir + "/policy.pt",
+                             {{"config", config.toJson()}});
+      !s)
+    return s;
+  for (EnvServer &server : servers)
+    server.close();
+  return Status::success();
+}
+
+} // namespace rlopt::agent

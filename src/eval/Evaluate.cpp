@@ -1,0 +1,159 @@
+#include "rlopt/eval/Evaluate.h"
+
+#include "rlopt/agent/RandomSearch.h"
+#include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Heuristic.h"
+#include "rlopt/linalg/LinalgEnv.h"
+#include "rlopt/linalg/Measurement.h"
+
+#include <cmath>
+
+namespace rlopt::eval {
+
+std::string AgentSpec::name() const {
+  switch (kind) {
+  case Kind::Naive:
+    return "naive";
+  case Kind::Heuristic:
+    return "heuristic";
+  case Kind::Random:
+    return "random:" + std::to_string(episodes);
+  }
+  return "naive";
+}
+
+Result<AgentSpec> AgentSpec::parse(const std::string &text) {
+  AgentSpec spec;
+  if (text == "naive")
+    return spec;
+  if (text == "heuristic") {
+    spec.kind = Kind::Heuristic;
+    return spec;
+  }
+  if (text.rfind("random:", 0) == 0) {
+    std::string count = text.substr(7);
+    char *end = nullptr;
+    long n = std::strtol(count.c_str(), &end, 10);
+    if (count.empty() || *end || n < 1 || n > 100000)
+      return makeError("--agent random:N needs N in 1..100000, got '" + text +
+                       "'");
+    spec.kind = Kind::Random;
+    spec.episodes = n;
+    return spec;
+  }
+  return makeError("unknown agent '" + text +
+                   "' (expected naive, heuristic or random:N)");
+}
+
+bool isComputeBound(const std::string &opClass) {
+  return opClass == "matmul" || opClass == "batch_matmul" ||
+         opClass == "conv_2d" || opClass == "conv2d" || opClass == "matvec";
+}
+
+nlohmann::json BenchmarkResult::toJson() const {
+  return {{"name", benchmark.name},
+          {"class", benchmark.opClass},
+          {"split", benchmark.split},
+          {"flops", benchmark.flops},
+          {"bytes", benchmark.bytes},
+          {"schedule", schedule},
+          {"error", error},
+          {"baseline_ms", baselineMs},
+          {"candidate_ms", candidateMs},
+          {"baseline_spread", baselineSpread},
+          {"candidate_spread", candidateSpread},
+          {"speedup", speedup},
+          {"correct", correct},
+          {"cached", cached},
+          {"gflops", gflops},
+          {"percent_peak", percentPeak},
+          {"gbps", gbps}};
+}
+
+/// Chooses the schedule with the agent and measures it.
+static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
+                     linalg::Program &program, measure::Cache *cache,
+                     BenchmarkResult &result) {
+  linalg::Schedule schedule;
+  switch (options.agent.kind) {
+  case AgentSpec::Kind::Naive:
+    break;
+  case AgentSpec::Kind::Heuristic: {
+    linalg::HeuristicOptions heuristic;
+    heuristic.threads = options.env.measure.threads;
+    heuristic.limits = options.env.measure.transformLimits;
+    schedule = linalg::heuristicSchedule(program, heuristic);
+    break;
+  }
+  case AgentSpec::Kind::Random: {
+    linalg::LinalgEnv env(options.env);
+    auto search = agent::randomSearch(env, {benchmark.path},
+                                      options.agent.episodes, options.seed);
+    if (!search) {
+      result.error = search.error().message;
+      return;
+    }
+    auto parsed = linalg::parseSchedule(
+        search->best.info.value("schedule", std::string()));
+    if (parsed)
+      schedule = *parsed;
+    break;
+  }
+  }
+  result.schedule = schedule.str();
+  auto m =
+      linalg::measureSchedule(program, schedule, options.env.measure, cache);
+  if (!m) {
+    result.error = m.error().message;
+    return;
+  }
+  result.baselineMs = m->baselineMs;
+  result.candidateMs = m->candidateMs;
+  result.baselineSpread = m->baselineSpread;
+  result.candidateSpread = m->candidateSpread;
+  result.speedup = m->speedup;
+  result.correct = m->correct;
+  result.cached = m->cached;
+  if (!m->correct)
+    result.error = "wrong result (outputs differ from the baseline's)";
+  if (m->candidateMs > 0) {
+    result.gflops = benchmark.flops / (m->candidateMs * 1e6);
+    result.gbps = benchmark.bytes / (m->candidateMs * 1e6);
+    if (options.peakGflops > 0)
+      result.percentPeak = 100 * result.gflops /
+                           (options.peakGflops * options.env.measure.threads);
+  }
+}
+
+std::vector<BenchmarkResult>
+evaluate(const std::vector<EvalBenchmark> &benchmarks,
+         const EvalOptions &options,
+         const std::function<void(size_t, const BenchmarkResult &)> &onDone) {
+  std::vector<BenchmarkResult> results;
+  auto context = linalg::createContext();
+  std::unique_ptr<measure::Cache> cache;
+  auto opened = measure::Cache::open(options.env.cachePath.empty()
+                                         ? measure::Cache::defaultPath()
+                                         : options.env.cachePath);
+  if (opened)
+    cache = std::move(*opened);
+  for (size_t i = 0; i < benchmarks.size(); ++i) {
+    BenchmarkResult result;
+    result.benchmark = benchmarks[i];
+    linalg::LoadOptions load;
+    load.maxLoops = options.env.maxLoops;
+    auto program = linalg::loadProgram(*context, benchmarks[i].path, load);
+    if (!program)
+      result.error = program.error().message;
+    else if (!cache)
+      result.error = opened.error().message;
+    else
+      runAgent(benchmarks[i], options, *program, cache.get(), result);
+    if (onDone)
+      onDone(i, result);
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+} // namespace rlopt::eval

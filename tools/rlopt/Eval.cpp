@@ -1,0 +1,92 @@
+// rlopt eval --suite DIR [--split S] --agent A [--threads T] --out DIR
+//            [--db PATH] [--config C] [--seed S]
+#include "Args.h"
+
+#include "rlopt/core/Progress.h"
+#include "rlopt/data/Suite.h"
+#include "rlopt/eval/Evaluate.h"
+#include "rlopt/measure/Peak.h"
+
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+
+namespace rlopt::tool {
+
+int runEval(int argc, char **argv) {
+  Args args(
+      {"suite", "split", "agent", "threads", "out", "db", "config", "seed"},
+      {});
+  if (auto error = args.parse(argc, argv, 2))
+    return fail("eval: " + *error);
+  if (!args.positional().empty())
+    return fail("eval: unexpected argument '" + args.positional()[0] + "'");
+  for (const char *required : {"suite", "agent", "out"})
+    if (!args.has(required))
+      return fail(std::string("eval: --") + required + " is required");
+  std::string error;
+  long threads = args.getInt("threads", 1, 1, 1024, error);
+  long seed = args.getInt("seed", 0, 0, 1l << 40, error);
+  if (!error.empty())
+    return fail("eval: " + error);
+  std::string split = args.get("split", "all");
+  if (split != "all" && split != "train" && split != "validation" &&
+      split != "test")
+    return fail("eval: --split expects train, validation, test or all, got '" +
+                split + "'");
+
+  eval::EvalOptions options;
+  auto agentSpec = eval::AgentSpec::parse(args.get("agent"));
+  if (!agentSpec)
+    return fail("eval: " + agentSpec.error().message);
+  options.agent = *agentSpec;
+  options.seed = seed;
+  if (args.has("config")) {
+    auto config = linalg::EnvConfig::load(args.get("config"));
+    if (!config)
+      return fail(config.error().message);
+    options.env = *config;
+  }
+  options.env.measure.threads = threads;
+  if (args.has("db"))
+    options.env.cachePath = args.get("db");
+
+  auto suite = data::loadSuite(args.get("suite"));
+  if (!suite)
+    return fail(suite.error().message);
+  std::vector<eval::EvalBenchmark> benchmarks;
+  for (const data::BenchmarkSpec &spec : suite->benchmarks) {
+    if (split != "all" && spec.split != split)
+      continue;
+    benchmarks.push_back({spec.name, spec.opClass, spec.split,
+                          suite->path(spec), spec.flops, spec.bytes});
+  }
+  if (benchmarks.empty())
+    return fail(args.get("suite") + ": no benchmark in split '" + split + "'");
+
+  options.peakGflops = measure::measureFp32Peak().gflops;
+  ProgressBar progress("eval " + options.agent.name(), benchmarks.size());
+  progress.update(0, "");
+  auto results = eval::evaluate(benchmarks, options,
+                                [&](size_t i, const eval::BenchmarkResult &r) {
+                                  progress.update(i + 1, r.benchmark.name);
+                                });
+  progress.finish();
+
+  nlohmann::json meta = {{"suite", args.get("suite")},
+                         {"split", split},
+                         {"agent", options.agent.name()},
+                         {"threads", threads},
+                         {"seed", seed},
+                         {"peak_gflops_1thread", options.peakGflops},
+                         {"rlopt_version", RLOPT_VERSION},
+                         {"date", static_cast<long>(std::time(nullptr))}};
+  if (Status s = eval::writeResults(args.get("out"), results, meta); !s)
+    return fail(s.error().message, ExitFailure);
+  std::cout << eval::summaryTable(results);
+  std::cout << "results: " << args.get("out") << "/results.json, "
+            << args.get("out") << "/results.csv\n";
+  return ExitOk;
+}
+
+} // namespace rlopt::tool

@@ -1,0 +1,84 @@
+// rlopt train --config C --suite DIR --out RUN_DIR [--resume]
+#include "Args.h"
+
+#include "rlopt/agent/linalg/Ppo.h"
+#include "rlopt/data/Suite.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace rlopt::tool {
+
+static std::atomic<bool> stopRequested{false};
+
+static void requestStop(int) { stopRequested = true; }
+
+int runTrain(int argc, char **argv) {
+  Args args({"config", "suite", "out", "workers", "iterations"}, {"resume"});
+  if (auto error = args.parse(argc, argv, 2))
+    return fail("train: " + *error);
+  if (!args.positional().empty())
+    return fail("train: unexpected argument '" + args.positional()[0] + "'");
+  for (const char *required : {"suite", "out"})
+    if (!args.has(required))
+      return fail(std::string("train: --") + required + " is required");
+  agent::PpoConfig config;
+  if (args.has("config")) {
+    auto loaded = agent::PpoConfig::load(args.get("config"));
+    if (!loaded)
+      return fail(loaded.error().message);
+    config = *loaded;
+  }
+  std::string error;
+  config.workers = args.getInt("workers", config.workers, 1, 64, error);
+  config.iterations =
+      args.getInt("iterations", config.iterations, 1, 1000000, error);
+  if (!error.empty())
+    return fail("train: " + error);
+
+  auto suite = data::loadSuite(args.get("suite"));
+  if (!suite)
+    return fail(suite.error().message);
+  agent::TrainOptions options;
+  options.runDir = args.get("out");
+  options.resume = args.has("resume");
+  options.stopRequested = &stopRequested;
+  for (const data::BenchmarkSpec &b : suite->benchmarks) {
+    if (b.split == "train")
+      options.trainPrograms.push_back(suite->path(b));
+    else if (b.split == "validation")
+      options.validationPrograms.push_back(suite->path(b));
+  }
+  if (options.trainPrograms.empty())
+    return fail(args.get("suite") + ": no program in the train split");
+
+  std::signal(SIGINT, requestStop);
+  std::signal(SIGTERM, requestStop);
+  std::fprintf(stderr, "train: %zu training programs, %d workers, run %s\n",
+               options.trainPrograms.size(), config.workers,
+               options.runDir.c_str());
+  Status status =
+      agent::trainPpo(config, options, [&](const agent::IterationMetrics &m) {
+        double perIteration = m.elapsedSeconds / m.iteration;
+        double eta = perIteration * (config.iterations - m.iteration);
+        std::fprintf(
+            stderr,
+            "iter %d/%d  episodes %d  reward %.3f  geomean %.2fx  "
+            "entropy %.3f  pi %.3f  v %.3f%s  ETA %.0fs\n",
+            m.iteration, config.iterations, m.episodes, m.meanReward,
+            m.geomeanSpeedup, m.entropy, m.policyLoss, m.valueLoss,
+            m.validationGeomean >= 0
+                ? ("  val " + std::to_string(m.validationGeomean)).c_str()
+                : "",
+            eta);
+      });
+  if (!status)
+    return fail(status.error().message, ExitFailure);
+  std::fprintf(stderr, "train: %s\n",
+               stopRequested ? "stopped; checkpoint saved (--resume continues)"
+                             : "done");
+  return ExitOk;
+}
+
+} // namespace rlopt::tool
