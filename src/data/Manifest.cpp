@@ -60,17 +60,29 @@ nlohmann::json number(double value) {
   return value;
 }
 
-nlohmann::json toJson(const BenchmarkSpec &b) {
-  return {{"name", b.name},
-          {"file", b.name + ".mlir"},
-          {"op_class", b.opClass},
-          {"split", b.split},
-          {"shape_key", b.shapeKey},
-          {"source", b.source},
-          {"flops", number(b.flops)},
-          {"bytes", number(b.bytes)},
-          {"estimated_ms", std::round(b.estimatedMs * 10) / 10},
-          {"shapes", b.shapes}};
+/// `{"key": value, ...}` on one line, keys in the given order.
+std::string orderedObject(
+    const std::vector<std::pair<std::string, nlohmann::json>> &fields) {
+  std::string text = "{";
+  for (size_t i = 0; i < fields.size(); ++i)
+    text += (i ? ", " : "") + nlohmann::json(fields[i].first).dump() + ": " +
+            fields[i].second.dump();
+  return text + "}";
+}
+
+/// One line per benchmark, so that the manifest reads (and diffs) as a
+/// table.
+std::string entryLine(const BenchmarkSpec &b) {
+  return orderedObject({{"name", b.name},
+                        {"file", b.name + ".mlir"},
+                        {"op_class", b.opClass},
+                        {"split", b.split},
+                        {"shape_key", b.shapeKey},
+                        {"source", b.source},
+                        {"flops", number(b.flops)},
+                        {"bytes", number(b.bytes)},
+                        {"estimated_ms", std::round(b.estimatedMs * 10) / 10},
+                        {"shapes", b.shapes}});
 }
 
 /// The names an existing manifest lists; empty if it cannot be read.
@@ -113,6 +125,7 @@ Status writeSuite(const std::vector<BenchmarkSpec> &benchmarks,
   fs::path manifestPath = root / kManifest;
   std::error_code ec;
   std::vector<std::string> oldNames;
+  bool created = false;
   if (fs::exists(root, ec)) {
     if (!fs::is_directory(root, ec))
       return makeError(dir + ": exists and is not a directory");
@@ -126,28 +139,43 @@ Status writeSuite(const std::vector<BenchmarkSpec> &benchmarks,
   } else if (!fs::create_directories(root, ec) || ec) {
     return makeError(dir + ": cannot create the directory" +
                      (ec ? ": " + ec.message() : ""));
+  } else {
+    created = true;
   }
 
-  for (const BenchmarkSpec &b : benchmarks)
-    if (Status s = writeAtomically(root / (b.name + ".mlir"), b.mlir); !s)
+  for (const BenchmarkSpec &b : benchmarks) {
+    if (Status s = writeAtomically(root / (b.name + ".mlir"), b.mlir); !s) {
+      // A directory this call made is removed again, so that a retry does
+      // not find a non-empty directory without a manifest.
+      if (created)
+        fs::remove_all(root, ec);
       return s;
+    }
+  }
 
-  nlohmann::json manifest = info.is_object() ? info : nlohmann::json::object();
-  manifest["format"] = kManifestFormat;
-  manifest["count"] = benchmarks.size();
+  nlohmann::json header = info.is_object() ? info : nlohmann::json::object();
+  header["format"] = kManifestFormat;
+  header["count"] = benchmarks.size();
   nlohmann::json splits = nlohmann::json::object();
   for (const std::string &split : splitNames())
     splits[split] = 0;
-  nlohmann::json entries = nlohmann::json::array();
-  for (const BenchmarkSpec &b : benchmarks) {
-    entries.push_back(toJson(b));
+  for (const BenchmarkSpec &b : benchmarks)
     if (splits.contains(b.split))
       splits[b.split] = splits[b.split].get<int>() + 1;
-  }
-  manifest["splits"] = splits;
-  manifest["benchmarks"] = entries;
-  if (Status s = writeAtomically(manifestPath, manifest.dump(2) + "\n"); !s)
+  header["splits"] = splits;
+  header.erase("benchmarks");
+  std::string text = "{\n";
+  for (const auto &[key, value] : header.items())
+    text += "  " + nlohmann::json(key).dump() + ": " + value.dump() + ",\n";
+  text += "  \"benchmarks\": [";
+  for (size_t i = 0; i < benchmarks.size(); ++i)
+    text += std::string(i ? "," : "") + "\n    " + entryLine(benchmarks[i]);
+  text += benchmarks.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  if (Status s = writeAtomically(manifestPath, text); !s) {
+    if (created)
+      fs::remove_all(root, ec);
     return s;
+  }
 
   // Programs of the previous suite that this one no longer has.
   for (const std::string &old : oldNames)

@@ -1,6 +1,7 @@
 #include "rlopt/eval/Evaluate.h"
 
 #include "rlopt/agent/RandomSearch.h"
+#include "rlopt/eval/TorchBaseline.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/LinalgEnv.h"
@@ -67,7 +68,24 @@ nlohmann::json BenchmarkResult::toJson() const {
           {"cached", cached},
           {"gflops", gflops},
           {"percent_peak", percentPeak},
-          {"gbps", gbps}};
+          {"gbps", gbps},
+          {"externals", externalsJson()}};
+}
+
+nlohmann::json BenchmarkResult::externalsJson() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const linalg::ExternalTiming &e : externals) {
+    nlohmann::json item = {{"name", e.name},
+                           {"ms", e.ms},
+                           {"spread", e.spread},
+                           {"correct", e.correct},
+                           {"error", e.error}};
+    // > 1: the candidate is faster than the external implementation.
+    if (e.ms > 0 && candidateMs > 0)
+      item["candidate_vs_external"] = e.ms / candidateMs;
+    list.push_back(item);
+  }
+  return list;
 }
 
 /// Chooses the schedule with the agent and measures it.
@@ -101,8 +119,18 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   }
   }
   result.schedule = schedule.str();
-  auto m =
-      linalg::measureSchedule(program, schedule, options.env.measure, cache);
+  linalg::MeasureOptions measureOptions = options.env.measure;
+  for (const std::string &name : options.baselines) {
+    if (name != "torch")
+      continue;
+    auto torch = torchBaseline(benchmark.opClass, benchmark.shapes,
+                               measureOptions.threads);
+    if (torch)
+      measureOptions.externals.push_back(*torch);
+    else
+      result.externals.push_back({"torch", torch.error().message});
+  }
+  auto m = linalg::measureSchedule(program, schedule, measureOptions, cache);
   if (!m) {
     result.error = m.error().message;
     return;
@@ -114,6 +142,8 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   result.speedup = m->speedup;
   result.correct = m->correct;
   result.cached = m->cached;
+  for (const linalg::ExternalTiming &e : m->externals)
+    result.externals.push_back(e);
   if (!m->correct)
     result.error = "wrong result (outputs differ from the baseline's)";
   if (m->candidateMs > 0) {

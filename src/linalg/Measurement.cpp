@@ -15,6 +15,18 @@ extern "C" void omp_set_num_threads(int);
 
 namespace rlopt::linalg {
 
+static nlohmann::json externalsJson(const std::vector<ExternalTiming> &all) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const ExternalTiming &e : all)
+    list.push_back({{"name", e.name},
+                    {"ms", e.ms},
+                    {"spread", e.spread},
+                    {"correct", e.correct},
+                    {"max_abs_error", e.maxAbsError},
+                    {"error", e.error}});
+  return list;
+}
+
 nlohmann::json Measurement::toJson() const {
   return {{"baseline_ms", baselineMs},
           {"candidate_ms", candidateMs},
@@ -26,7 +38,8 @@ nlohmann::json Measurement::toJson() const {
           {"cached", cached},
           {"rounds", rounds},
           {"compile_ms", compileMs},
-          {"program_hash", programHash}};
+          {"program_hash", programHash},
+          {"externals", externalsJson(externals)}};
 }
 
 Measurement Measurement::fromJson(const nlohmann::json &json) {
@@ -42,6 +55,12 @@ Measurement Measurement::fromJson(const nlohmann::json &json) {
   m.rounds = json.value("rounds", 0);
   m.compileMs = json.value("compile_ms", 0.0);
   m.programHash = json.value("program_hash", std::string());
+  for (const nlohmann::json &e :
+       json.value("externals", nlohmann::json::array()))
+    m.externals.push_back({e.value("name", ""), e.value("error", ""),
+                           e.value("ms", 0.0), e.value("spread", 0.0),
+                           e.value("correct", false),
+                           e.value("max_abs_error", 0.0)});
   return m;
 }
 
@@ -86,6 +105,8 @@ static Result<LoweredPair> lowerBoth(const Program &program,
   std::string key = printed(*pair.baseline) + "\n//candidate\n" +
                     printed(*pair.candidate) +
                     "\n//seed=" + std::to_string(options.seed);
+  for (const ExternalBaseline &external : options.externals)
+    key += "\n//external=" + external.name;
   char hex[17];
   snprintf(hex, sizeof(hex), "%016llx",
            (unsigned long long)llvm::xxh3_64bits(key));
@@ -167,15 +188,68 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
   m.maxAbsError = comparison.maxAbsError;
   m.compileMs = compileMs;
   m.programHash = pair->hash;
-  measure::InterleavedTiming timing = measure::timeInterleaved(
-      [&] { (*baseline)->run(args[0]); }, [&] { (*candidate)->run(args[1]); },
-      options.timing);
-  m.baselineMs = timing.baseline.medianMs;
-  m.candidateMs = timing.candidate.medianMs;
-  m.baselineSpread = timing.baseline.spread;
-  m.candidateSpread = timing.candidate.spread;
+  std::vector<std::function<void()>> timedSides = {
+      [&] { (*baseline)->run(args[0]); }, [&] { (*candidate)->run(args[1]); }};
+
+  // External baselines: their own copies of the inputs, checked against the
+  // baseline's outputs, then timed in the same interleaved rounds.
+  std::vector<std::vector<std::unique_ptr<HostBuffer>>> externalBuffers;
+  std::vector<size_t> externalSide;
+  for (const ExternalBaseline &external : options.externals) {
+    ExternalTiming timing;
+    timing.name = external.name;
+    std::vector<std::unique_ptr<HostBuffer>> buffers;
+    std::vector<RawTensor> in, out;
+    std::vector<HostBuffer *> outBuffers;
+    for (size_t i = 0; i < sig.inputs.size(); ++i) {
+      buffers.push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
+      if (buffers.back()->valid())
+        buffers.back()->copyFrom(*pristine[i]);
+      in.push_back(
+          {buffers.back()->data(), sig.inputs[i].shape, sig.inputs[i].isF64});
+    }
+    for (const TensorSpec &spec : sig.outputs) {
+      buffers.push_back(std::make_unique<HostBuffer>(spec));
+      out.push_back({buffers.back()->data(), spec.shape, spec.isF64});
+      outBuffers.push_back(buffers.back().get());
+    }
+    bool allocated = true;
+    for (auto &b : buffers)
+      allocated &= b->valid();
+    auto prepared =
+        allocated ? external.prepare(in, out)
+                  : Result<std::function<void()>>(makeError("out of memory"));
+    if (!prepared) {
+      timing.error = prepared.error().message;
+    } else {
+      (*prepared)();
+      Comparison check =
+          compareOutputs(outputs[0], outBuffers, options.rtol, options.atol);
+      timing.correct = check.match;
+      timing.maxAbsError = check.maxAbsError;
+      if (!check.match)
+        timing.error = "outputs differ from the baseline's";
+      else {
+        externalSide.push_back(m.externals.size());
+        timedSides.push_back(*prepared);
+      }
+    }
+    m.externals.push_back(timing);
+    externalBuffers.push_back(std::move(buffers));
+  }
+
+  measure::MultiTiming timing =
+      measure::timeInterleavedSides(timedSides, options.timing);
+  m.baselineMs = timing.sides[0].medianMs;
+  m.candidateMs = timing.sides[1].medianMs;
+  m.baselineSpread = timing.sides[0].spread;
+  m.candidateSpread = timing.sides[1].spread;
   m.rounds = timing.rounds;
-  m.speedup = m.correct ? timing.speedup() : 0;
+  m.speedup = m.correct && m.candidateMs > 0 ? m.baselineMs / m.candidateMs : 0;
+  for (size_t e = 0; e < externalSide.size(); ++e) {
+    m.externals[externalSide[e]].ms = timing.sides[2 + e].medianMs;
+    m.externals[externalSide[e]].spread = timing.sides[2 + e].spread;
+  }
   channel.send(m.toJson().dump());
   return 0;
 }

@@ -65,52 +65,65 @@ SampleStats summarize(std::vector<double> samplesMs) {
   return stats;
 }
 
-InterleavedTiming timeInterleaved(const std::function<void()> &baseline,
-                                  const std::function<void()> &candidate,
-                                  const TimingConfig &config) {
+MultiTiming
+timeInterleavedSides(const std::vector<std::function<void()>> &sides,
+                     const TimingConfig &config) {
   auto start = Clock::now();
+  MultiTiming result;
+  if (sides.empty())
+    return result;
 
   // Warm-up, timed only to size the samples. Without warm-up runs, one run of
   // each side still calibrates (and so warms up). The fastest run is the best
   // estimate: the first is often cold.
-  double baselineEstimate = std::numeric_limits<double>::infinity();
-  double candidateEstimate = std::numeric_limits<double>::infinity();
-  for (int i = 0, e = std::max(1, config.warmup); i < e; ++i) {
-    baselineEstimate = std::min(baselineEstimate, timeSample(baseline, 1));
-    candidateEstimate = std::min(candidateEstimate, timeSample(candidate, 1));
-  }
+  std::vector<double> estimates(sides.size(),
+                                std::numeric_limits<double>::infinity());
+  for (int i = 0, e = std::max(1, config.warmup); i < e; ++i)
+    for (size_t s = 0; s < sides.size(); ++s)
+      estimates[s] = std::min(estimates[s], timeSample(sides[s], 1));
 
-  // One batch size for both sides keeps the sides comparable: the faster
-  // side's sample lasts at least minSampleMs, and the slower side's at most
+  // One batch size for all sides keeps them comparable: the fastest side's
+  // sample lasts at least minSampleMs, and the slowest side's at most
   // maxSlowSampleMs.
-  double faster =
-      std::max(minCallMs, std::min(baselineEstimate, candidateEstimate));
-  double slower =
-      std::max(minCallMs, std::max(baselineEstimate, candidateEstimate));
+  double faster = std::max(
+      minCallMs, *std::min_element(estimates.begin(), estimates.end()));
+  double slower = std::max(
+      minCallMs, *std::max_element(estimates.begin(), estimates.end()));
   double calls = std::ceil(config.minSampleMs / faster);
   calls = std::min(calls, std::floor(maxSlowSampleMs / slower));
   calls = std::min(calls, static_cast<double>(std::numeric_limits<int>::max()));
-  int callsPerSample = std::max(1, static_cast<int>(calls));
+  result.callsPerSample = std::max(1, static_cast<int>(calls));
 
-  InterleavedTiming result;
-  result.callsPerSample = callsPerSample;
-  std::vector<double> baselineSamples, candidateSamples;
+  std::vector<std::vector<double>> samples(sides.size());
   int repetitions = std::max(1, config.repetitions);
   int maxRounds = std::max(1, config.maxRounds);
   while (true) {
-    for (int i = 0; i < repetitions; ++i) {
-      baselineSamples.push_back(timeSample(baseline, callsPerSample));
-      candidateSamples.push_back(timeSample(candidate, callsPerSample));
-    }
+    for (int i = 0; i < repetitions; ++i)
+      for (size_t s = 0; s < sides.size(); ++s)
+        samples[s].push_back(timeSample(sides[s], result.callsPerSample));
     ++result.rounds;
-    result.baseline = summarize(baselineSamples);
-    result.candidate = summarize(candidateSamples);
-    bool quiet = result.baseline.spread <= config.maxSpread &&
-                 result.candidate.spread <= config.maxSpread;
+    result.sides.clear();
+    bool quiet = true;
+    for (const std::vector<double> &side : samples) {
+      result.sides.push_back(summarize(side));
+      quiet &= result.sides.back().spread <= config.maxSpread;
+    }
     if (quiet || result.rounds >= maxRounds ||
         elapsedMs(start) >= config.budgetMs)
       break;
   }
+  return result;
+}
+
+InterleavedTiming timeInterleaved(const std::function<void()> &baseline,
+                                  const std::function<void()> &candidate,
+                                  const TimingConfig &config) {
+  MultiTiming timing = timeInterleavedSides({baseline, candidate}, config);
+  InterleavedTiming result;
+  result.baseline = timing.sides[0];
+  result.candidate = timing.sides[1];
+  result.rounds = timing.rounds;
+  result.callsPerSample = timing.callsPerSample;
   return result;
 }
 

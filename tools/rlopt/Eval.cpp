@@ -5,6 +5,7 @@
 #include "rlopt/core/Progress.h"
 #include "rlopt/data/Suite.h"
 #include "rlopt/eval/Evaluate.h"
+#include "rlopt/eval/TorchBaseline.h"
 #include "rlopt/measure/Peak.h"
 
 #include <cstdio>
@@ -14,9 +15,9 @@
 namespace rlopt::tool {
 
 int runEval(int argc, char **argv) {
-  Args args(
-      {"suite", "split", "agent", "threads", "out", "db", "config", "seed"},
-      {});
+  Args args({"suite", "split", "agent", "threads", "out", "db", "config",
+             "seed", "baselines"},
+            {});
   if (auto error = args.parse(argc, argv, 2))
     return fail("eval: " + *error);
   if (!args.positional().empty())
@@ -51,6 +52,22 @@ int runEval(int argc, char **argv) {
   if (args.has("db"))
     options.env.cachePath = args.get("db");
 
+  if (args.has("baselines")) {
+    std::string list = args.get("baselines");
+    size_t start = 0;
+    while (true) {
+      size_t comma = list.find(',', start);
+      std::string name = list.substr(start, comma - start);
+      if (name == "onednn")
+        return fail("eval: --baselines onednn is not available yet (torch is)");
+      if (name != "torch")
+        return fail("eval: unknown baseline '" + name + "' (expected torch)");
+      options.baselines.push_back(name);
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
+  }
   auto suite = data::loadSuite(args.get("suite"));
   if (!suite)
     return fail(suite.error().message);
@@ -59,7 +76,8 @@ int runEval(int argc, char **argv) {
     if (split != "all" && spec.split != split)
       continue;
     benchmarks.push_back({spec.name, spec.opClass, spec.split,
-                          suite->path(spec), spec.flops, spec.bytes});
+                          suite->path(spec), spec.flops, spec.bytes,
+                          spec.shapes});
   }
   if (benchmarks.empty())
     return fail(args.get("suite") + ": no benchmark in split '" + split + "'");
@@ -81,6 +99,8 @@ int runEval(int argc, char **argv) {
                          {"peak_gflops_1thread", options.peakGflops},
                          {"rlopt_version", RLOPT_VERSION},
                          {"date", static_cast<long>(std::time(nullptr))}};
+  if (!options.baselines.empty())
+    meta["torch_configuration"] = eval::torchConfiguration();
   if (Status s = eval::writeResults(args.get("out"), results, meta); !s)
     return fail(s.error().message, ExitFailure);
   std::cout << eval::summaryTable(results);

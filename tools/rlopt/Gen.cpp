@@ -4,6 +4,7 @@
 
 #include "rlopt/data/OpSuite.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -54,14 +55,11 @@ static int runGenOps(int argc, char **argv) {
     auto it = byClass.find(cls);
     if (it == byClass.end())
       continue;
-    const Summary &s = it->second;
+    Summary &s = it->second;
     std::printf("%-18s %4d  (train %d, validation %d, test %d)  "
-                "estimated naive %.0f-%.0f ms\n",
-                cls.c_str(), s.count,
-                s.splits.count("train") ? s.splits.at("train") : 0,
-                s.splits.count("validation") ? s.splits.at("validation") : 0,
-                s.splits.count("test") ? s.splits.at("test") : 0, s.minMs,
-                s.maxMs);
+                "estimated naive %.3g-%.3g ms\n",
+                cls.c_str(), s.count, s.splits["train"], s.splits["validation"],
+                s.splits["test"], s.minMs, s.maxMs);
   }
   std::printf("total              %4zu  (train %d, validation %d, test %d)  "
               "%s scale, seed %llu -> %s\n",

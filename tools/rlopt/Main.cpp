@@ -15,6 +15,7 @@ int runTrain(int argc, char **argv);
 int runOptimize(int argc, char **argv);
 int runEval(int argc, char **argv);
 int runGen(int argc, char **argv);
+int runReport(int argc, char **argv);
 } // namespace rlopt::tool
 
 using namespace rlopt::tool;
@@ -39,6 +40,9 @@ static const char *kUsage =
     "                                        schedule a program with a policy\n"
     "  eval --suite DIR --agent naive|heuristic|random:N --out DIR\n"
     "       [--split S] [--threads T]        evaluate an agent on a suite\n"
+    "  report DIR... -o OUT.html [--title T]\n"
+    "                                        HTML report of eval results and\n"
+    "                                        training runs\n"
     "  peak [--json]                         this machine's FP32 FMA peak\n"
     "  gen ops --out DIR [--seed S] [--count N] [--scale small|full]\n"
     "                                        generate the op benchmark suite\n";
@@ -68,6 +72,8 @@ int main(int argc, char **argv) {
     return runEval(argc, argv);
   if (command == "search")
     return runSearch(argc, argv);
+  if (command == "report")
+    return runReport(argc, argv);
   if (command == "peak")
     return runPeak(argc, argv);
   if (command == "gen")

@@ -29,9 +29,11 @@ const std::vector<std::string> &opSuiteClasses();
 
 /// Single ops from layers of ResNet-18/50, VGG-16, MobileNetV2, BERT-base
 /// and GPT-2 small. A `count` below the table's size draws that many
-/// benchmarks, spread evenly over the op classes. Splits are drawn per op
-/// class over distinct shape keys (about 70/15/15), so no shape key is in
-/// two splits. The same options give the same suite, byte for byte.
+/// benchmarks, spread evenly over the op classes. Splits are drawn over
+/// distinct shape keys, about 70/15/15 overall, with a test key in every
+/// class that has three or more (so small suites hold more than 15 % test);
+/// no shape key is in two splits. The same options give the same suite,
+/// byte for byte.
 std::vector<BenchmarkSpec> generateOpSuite(const OpSuiteOptions &options);
 
 /// The manifest's `info` for a suite generated with `options`.

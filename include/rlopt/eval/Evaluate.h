@@ -3,6 +3,7 @@
 
 #include "rlopt/core/Result.h"
 #include "rlopt/linalg/EnvConfig.h"
+#include "rlopt/linalg/ExternalBaseline.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +26,7 @@ struct AgentSpec {
 struct EvalBenchmark {
   std::string name, opClass, split, path;
   double flops = 0, bytes = 0;
+  nlohmann::json shapes; ///< the manifest's shapes (external baselines)
 };
 
 /// Per-benchmark outcome. A failure is kept (error set), never dropped.
@@ -39,15 +41,19 @@ struct BenchmarkResult {
   double gflops = 0;      ///< candidate FLOP rate
   double percentPeak = 0; ///< of threads x single-thread FMA peak
   double gbps = 0;        ///< candidate bytes moved per second
+  /// External baselines (LibTorch, ...) timed in the same run.
+  std::vector<linalg::ExternalTiming> externals;
 
   bool ok() const { return error.empty() && correct; }
   nlohmann::json toJson() const;
+  nlohmann::json externalsJson() const;
 };
 
 struct EvalOptions {
   AgentSpec agent;
   linalg::EnvConfig env; ///< measurement, threads, cache, search knobs
   double peakGflops = 0; ///< single-thread FP32 peak; 0 = do not report %
+  std::vector<std::string> baselines; ///< "torch"
   uint64_t seed = 0;
 };
 

@@ -2,6 +2,7 @@
 #define RLOPT_LINALG_MEASUREMENT_H
 
 #include "rlopt/core/Result.h"
+#include "rlopt/linalg/ExternalBaseline.h"
 #include "rlopt/linalg/Program.h"
 #include "rlopt/linalg/Schedule.h"
 #include "rlopt/linalg/Transformation.h"
@@ -21,6 +22,7 @@ struct MeasureOptions {
   measure::TimingConfig timing;
   measure::WorkerLimits limits;
   TransformLimits transformLimits;
+  std::vector<ExternalBaseline> externals; ///< e.g. LibTorch, oneDNN
 };
 
 /// One measured candidate against the naive baseline, from one worker run.
@@ -34,6 +36,7 @@ struct Measurement {
   int rounds = 0;
   double compileMs = 0; ///< lowering + JIT of both sides
   std::string programHash;
+  std::vector<ExternalTiming> externals;
 
   nlohmann::json toJson() const;
   static Measurement fromJson(const nlohmann::json &json);

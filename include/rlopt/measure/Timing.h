@@ -41,6 +41,17 @@ InterleavedTiming timeInterleaved(const std::function<void()> &baseline,
                                   const std::function<void()> &candidate,
                                   const TimingConfig &config);
 
+/// Any number of sides, timed in turn (s0, s1, ..., s0, s1, ...); stops
+/// when every side's spread is below the limit.
+struct MultiTiming {
+  std::vector<SampleStats> sides;
+  int rounds = 0;
+  int callsPerSample = 1;
+};
+MultiTiming
+timeInterleavedSides(const std::vector<std::function<void()>> &sides,
+                     const TimingConfig &config);
+
 } // namespace rlopt::measure
 
 #endif

@@ -1,0 +1,44 @@
+#ifndef RLOPT_LINALG_EXTERNALBASELINE_H
+#define RLOPT_LINALG_EXTERNALBASELINE_H
+
+#include "rlopt/core/Result.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rlopt::linalg {
+
+/// A tensor the measurement worker owns: row-major, 64-byte aligned.
+struct RawTensor {
+  void *data = nullptr;
+  std::vector<int64_t> shape;
+  bool isF64 = false;
+};
+
+/// An implementation outside rlopt (LibTorch, oneDNN) of the same program,
+/// run on the same inputs and timed interleaved with the baseline and the
+/// candidate. Kept free of MLIR and LibTorch headers.
+struct ExternalBaseline {
+  std::string name;
+  /// Called in the worker once the inputs exist: returns a callable that
+  /// computes the program's outputs from `inputs` into `outputs`, or why it
+  /// cannot (e.g. an op class it does not cover).
+  std::function<Result<std::function<void()>>(
+      const std::vector<RawTensor> &inputs,
+      const std::vector<RawTensor> &outputs)>
+      prepare;
+};
+
+/// How an external baseline fared in one measurement.
+struct ExternalTiming {
+  std::string name, error;
+  double ms = 0, spread = 0;
+  bool correct = false;
+  double maxAbsError = 0;
+};
+
+} // namespace rlopt::linalg
+
+#endif
