@@ -1,6 +1,7 @@
 #include "rlopt/eval/Evaluate.h"
 
 #include "rlopt/agent/RandomSearch.h"
+#include "rlopt/agent/linalg/PolicyRunner.h"
 #include "rlopt/eval/TorchBaseline.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/Heuristic.h"
@@ -19,6 +20,8 @@ std::string AgentSpec::name() const {
     return "heuristic";
   case Kind::Random:
     return "random:" + std::to_string(episodes);
+  case Kind::Policy:
+    return "policy:" + policyPath;
   }
   return "naive";
 }
@@ -42,8 +45,13 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text) {
     spec.episodes = n;
     return spec;
   }
+  if (text.rfind("policy:", 0) == 0 && text.size() > 7) {
+    spec.kind = Kind::Policy;
+    spec.policyPath = text.substr(7);
+    return spec;
+  }
   return makeError("unknown agent '" + text +
-                   "' (expected naive, heuristic or random:N)");
+                   "' (expected naive, heuristic, random:N or policy:PATH)");
 }
 
 bool isComputeBound(const std::string &opClass) {
@@ -88,12 +96,31 @@ nlohmann::json BenchmarkResult::externalsJson() const {
   return list;
 }
 
+/// A policy with the environment process it acts in.
+struct PolicyAgent {
+  std::unique_ptr<agent::EnvServer> server;
+  std::unique_ptr<agent::LinalgPolicy> policy;
+};
+
 /// Chooses the schedule with the agent and measures it.
 static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
                      linalg::Program &program, measure::Cache *cache,
-                     BenchmarkResult &result) {
+                     PolicyAgent *policyAgent, BenchmarkResult &result) {
   linalg::Schedule schedule;
   switch (options.agent.kind) {
+  case AgentSpec::Kind::Policy: {
+    auto episode = agent::runPolicyEpisode(
+        *policyAgent->server, *policyAgent->policy, benchmark.path, true,
+        options.seed);
+    if (!episode) {
+      result.error = episode.error().message;
+      return;
+    }
+    auto parsed = linalg::parseSchedule(episode->schedule);
+    if (parsed)
+      schedule = *parsed;
+    break;
+  }
   case AgentSpec::Kind::Naive:
     break;
   case AgentSpec::Kind::Heuristic: {
@@ -160,6 +187,28 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
          const EvalOptions &options,
          const std::function<void(size_t, const BenchmarkResult &)> &onDone) {
   std::vector<BenchmarkResult> results;
+  // The policy's environment process forks before LibTorch starts.
+  PolicyAgent policyAgent;
+  std::string agentError;
+  if (options.agent.kind == AgentSpec::Kind::Policy) {
+    linalg::EnvConfig envConfig = options.env;
+    auto server = agent::EnvServer::spawn([envConfig] {
+      return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
+    });
+    if (!server) {
+      agentError = server.error().message;
+    } else {
+      policyAgent.server =
+          std::make_unique<agent::EnvServer>(std::move(*server));
+      auto policy = agent::LinalgPolicy::load(
+          options.agent.policyPath,
+          linalg::LinalgEnv(envConfig).actionLayout());
+      if (policy)
+        policyAgent.policy = std::move(*policy);
+      else
+        agentError = policy.error().message;
+    }
+  }
   auto context = linalg::createContext();
   std::unique_ptr<measure::Cache> cache;
   auto opened = measure::Cache::open(options.env.cachePath.empty()
@@ -177,12 +226,17 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
       result.error = program.error().message;
     else if (!cache)
       result.error = opened.error().message;
+    else if (!agentError.empty())
+      result.error = agentError;
     else
-      runAgent(benchmarks[i], options, *program, cache.get(), result);
+      runAgent(benchmarks[i], options, *program, cache.get(), &policyAgent,
+               result);
     if (onDone)
       onDone(i, result);
     results.push_back(std::move(result));
   }
+  if (policyAgent.server)
+    policyAgent.server->close();
   return results;
 }
 

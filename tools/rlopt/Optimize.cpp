@@ -7,7 +7,7 @@
 
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/LinalgPolicy.h"
-#include "rlopt/agent/linalg/Ppo.h"
+#include "rlopt/agent/linalg/PolicyRunner.h"
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/LinalgEnv.h"
@@ -18,59 +18,6 @@
 #include <iostream>
 
 namespace rlopt::tool {
-
-namespace {
-
-struct Episode {
-  double speedup = 0;
-  bool correct = false;
-  std::string schedule, error;
-  nlohmann::json measurement;
-};
-
-Result<Episode> runEpisode(agent::EnvServer &server,
-                           agent::LinalgPolicy &policy, const std::string &file,
-                           bool greedy, uint64_t seed) {
-  server.sendReset({file}, seed);
-  auto obs = server.receiveReset();
-  if (!obs)
-    return obs.error();
-  Observation current = *obs;
-  while (true) {
-    std::vector<float> features = current.features;
-    std::vector<uint8_t> mask;
-    for (const auto &head : current.masks)
-      mask.insert(mask.end(), head.begin(), head.end());
-    torch::Tensor obsT =
-        torch::from_blob(features.data(), {1, (int64_t)features.size()})
-            .clone();
-    torch::Tensor maskT =
-        torch::from_blob(mask.data(), {1, (int64_t)mask.size()}, torch::kUInt8)
-            .clone();
-    auto out = policy.act(obsT, maskT, greedy);
-    torch::Tensor row = out.actions[0].contiguous();
-    server.sendStep({std::vector<int64_t>(
-        row.data_ptr<int64_t>(), row.data_ptr<int64_t>() + row.numel())});
-    auto step = server.receiveStep();
-    if (!step)
-      return step.error();
-    if (!step->terminated && !step->truncated) {
-      current = std::move(step->obs);
-      continue;
-    }
-    Episode e;
-    e.schedule = step->info.value("schedule", "");
-    e.error = step->info.value("error", "");
-    if (step->info.contains("measurement")) {
-      e.measurement = step->info["measurement"];
-      e.correct = e.measurement.value("correct", false);
-      e.speedup = e.measurement.value("speedup", 0.0);
-    }
-    return e;
-  }
-}
-
-} // namespace
 
 int runOptimize(int argc, char **argv) {
   Args args(
@@ -106,20 +53,11 @@ int runOptimize(int argc, char **argv) {
   if (!policy)
     return fail(policy.error().message);
 
-  auto greedy = runEpisode(*server, **policy, file, true, seed);
-  if (!greedy)
-    return fail(file + ": " + greedy.error().message);
-  Episode best = *greedy;
-  int correctSamples = 0;
-  for (long i = 0; i < search; ++i) {
-    auto sampled = runEpisode(*server, **policy, file, false, seed + 1 + i);
-    if (!sampled)
-      return fail(file + ": " + sampled.error().message, ExitFailure);
-    correctSamples += sampled->correct;
-    if (sampled->correct && (!best.correct || sampled->speedup > best.speedup))
-      best = *sampled;
-  }
+  auto found = agent::bestPolicySchedule(*server, **policy, file, search, seed);
   server->close();
+  if (!found)
+    return fail(file + ": " + found.error().message);
+  const agent::PolicyEpisode &best = *found;
 
   if (args.has("output") || args.has("emit-transform")) {
     auto context = linalg::createContext();
@@ -154,8 +92,7 @@ int runOptimize(int argc, char **argv) {
                                 {"schedule", best.schedule},
                                 {"error", best.error},
                                 {"measurement", best.measurement},
-                                {"sampled", search},
-                                {"sampled_correct", correctSamples}}
+                                {"sampled", search}}
                      .dump(2)
               << "\n";
   } else {

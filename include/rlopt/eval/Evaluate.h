@@ -14,10 +14,12 @@
 namespace rlopt::eval {
 
 /// Who chooses the schedule: `naive` (none), `heuristic` (the fixed rules),
-/// `random:N` (best of N random masked episodes).
+/// `random:N` (best of N random masked episodes), `policy:PATH` (a trained
+/// policy, greedy).
 struct AgentSpec {
-  enum class Kind { Naive, Heuristic, Random } kind = Kind::Naive;
+  enum class Kind { Naive, Heuristic, Random, Policy } kind = Kind::Naive;
   int episodes = 0;
+  std::string policyPath; ///< policy:PATH, run greedily
   std::string name() const;
   static Result<AgentSpec> parse(const std::string &text);
 };

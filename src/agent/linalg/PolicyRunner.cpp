@@ -1,0 +1,63 @@
+#include "rlopt/agent/linalg/PolicyRunner.h"
+
+namespace rlopt::agent {
+
+Result<PolicyEpisode> runPolicyEpisode(EnvServer &server, LinalgPolicy &policy,
+                                       const std::string &program, bool greedy,
+                                       uint64_t seed) {
+  torch::manual_seed(seed);
+  server.sendReset({program}, seed);
+  auto obs = server.receiveReset();
+  if (!obs)
+    return obs.error();
+  Observation current = std::move(*obs);
+  while (true) {
+    std::vector<uint8_t> mask;
+    for (const auto &head : current.masks)
+      mask.insert(mask.end(), head.begin(), head.end());
+    torch::Tensor obsT = torch::from_blob(current.features.data(),
+                                          {1, (int64_t)current.features.size()})
+                             .clone();
+    torch::Tensor maskT =
+        torch::from_blob(mask.data(), {1, (int64_t)mask.size()}, torch::kUInt8)
+            .clone();
+    torch::Tensor row = policy.act(obsT, maskT, greedy).actions[0].contiguous();
+    server.sendStep({std::vector<int64_t>(
+        row.data_ptr<int64_t>(), row.data_ptr<int64_t>() + row.numel())});
+    auto step = server.receiveStep();
+    if (!step)
+      return step.error();
+    if (!step->terminated && !step->truncated) {
+      current = std::move(step->obs);
+      continue;
+    }
+    PolicyEpisode episode;
+    episode.schedule = step->info.value("schedule", "");
+    episode.error = step->info.value("error", "");
+    if (step->info.contains("measurement")) {
+      episode.measurement = step->info["measurement"];
+      episode.correct = episode.measurement.value("correct", false);
+      episode.speedup = episode.measurement.value("speedup", 0.0);
+    }
+    return episode;
+  }
+}
+
+Result<PolicyEpisode> bestPolicySchedule(EnvServer &server,
+                                         LinalgPolicy &policy,
+                                         const std::string &program,
+                                         int samples, uint64_t seed) {
+  auto best = runPolicyEpisode(server, policy, program, true, seed);
+  if (!best)
+    return best;
+  for (int i = 0; i < samples; ++i) {
+    auto sampled = runPolicyEpisode(server, policy, program, false, seed + 1 + i);
+    if (!sampled)
+      return sampled;
+    if (sampled->correct && (!best->correct || sampled->speedup > best->speedup))
+      best = sampled;
+  }
+  return best;
+}
+
+} // namespace rlopt::agent
