@@ -33,8 +33,8 @@ static void BM_EnvStep(benchmark::State &state) {
   Observation obs = env.reset({kMatmul}, 0);
   Action tile;
   tile.values.assign(obs.masks.size(), 0); // head 0 = 0: tile
-  tile.values[env.tileHead(0)] = 5; // 16
-  tile.values[env.tileHead(1)] = 6; // 32
+  tile.values[env.tileHead(0)] = 5;        // 16
+  tile.values[env.tileHead(1)] = 6;        // 32
   for (auto _ : state) {
     state.PauseTiming();
     std::unique_ptr<Env> branch = env.fork();

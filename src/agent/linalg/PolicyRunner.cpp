@@ -51,10 +51,12 @@ Result<PolicyEpisode> bestPolicySchedule(EnvServer &server,
   if (!best)
     return best;
   for (int i = 0; i < samples; ++i) {
-    auto sampled = runPolicyEpisode(server, policy, program, false, seed + 1 + i);
+    auto sampled =
+        runPolicyEpisode(server, policy, program, false, seed + 1 + i);
     if (!sampled)
       return sampled;
-    if (sampled->correct && (!best->correct || sampled->speedup > best->speedup))
+    if (sampled->correct &&
+        (!best->correct || sampled->speedup > best->speedup))
       best = sampled;
   }
   return best;

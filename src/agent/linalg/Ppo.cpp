@@ -225,6 +225,12 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     auto loaded = LinalgPolicy::load(checkpointPath, layout, &extra);
     if (!loaded)
       return loaded.error();
+    if ((*loaded)->config().toJson() != config.policy.toJson())
+      return makeError(checkpointPath + ": trained with policy " +
+                       (*loaded)->config().toJson().dump() +
+                       ", but the config now says " +
+                       config.policy.toJson().dump() +
+                       "; resume with the run's config.json");
     torch::NoGradGuard noGrad;
     auto source = (*loaded)->parameters();
     auto target = policy.parameters();

@@ -80,10 +80,12 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
   if (c.learningRate <= 0 || c.clip <= 0 || c.epochs < 1 || c.minibatches < 1 ||
       c.programsPerIteration < 1 || c.iterations < 1 || c.workers < 1 ||
       c.checkpointEvery < 1 || c.evalEvery < 0 || c.gamma < 0 || c.gamma > 1 ||
-      c.gaeLambda < 0 || c.gaeLambda > 1)
+      c.gaeLambda < 0 || c.gaeLambda > 1 || c.maxGradNorm <= 0 ||
+      c.valueCoef < 0 || c.entropyCoef < 0)
     return makeError(where + ": a hyperparameter is out of range (rates, "
-                             "counts and coefficients must be positive; "
-                             "gamma and gae_lambda in [0, 1])");
+                             "counts and max_grad_norm must be positive, "
+                             "coefficients not negative, gamma and "
+                             "gae_lambda in [0, 1])");
   return c;
 }
 

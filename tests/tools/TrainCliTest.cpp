@@ -1,0 +1,229 @@
+// `rlopt train` as a user runs it: a run killed with -9 continues with
+// --resume and ends with every iteration logged exactly once; Ctrl-C saves a
+// checkpoint and exits cleanly; bad invocations give exit code 2.
+#include "CliRunTestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+using namespace rlopt::tool::testing;
+
+namespace {
+
+/// The iteration numbers of metrics.jsonl, in file order.
+std::vector<int> metricIterations(const fs::path &run) {
+  std::vector<int> iterations;
+  std::ifstream in(run / "metrics.jsonl");
+  std::string line;
+  while (std::getline(in, line)) {
+    auto json = nlohmann::json::parse(line, nullptr, false);
+    EXPECT_FALSE(json.is_discarded()) << "not JSON: " << line;
+    iterations.push_back(json.is_discarded() ? -1
+                                             : json.value("iteration", -1));
+  }
+  return iterations;
+}
+
+/// How many episodes.jsonl lines each iteration has.
+std::map<int, int> episodesPerIteration(const fs::path &run) {
+  std::map<int, int> counts;
+  std::ifstream in(run / "episodes.jsonl");
+  std::string line;
+  int last = 0;
+  while (std::getline(in, line)) {
+    auto json = nlohmann::json::parse(line, nullptr, false);
+    EXPECT_FALSE(json.is_discarded()) << "not JSON: " << line;
+    int iteration = json.is_discarded() ? -1 : json.value("iteration", -1);
+    EXPECT_GE(iteration, last) << "episodes out of order";
+    last = iteration;
+    ++counts[iteration];
+  }
+  return counts;
+}
+
+std::vector<int> range(int first, int last) {
+  std::vector<int> values;
+  for (int i = first; i <= last; ++i)
+    values.push_back(i);
+  return values;
+}
+
+class TrainCliTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    writeFixtureSuite(suite, {{"matmul", "train"},
+                              {"add", "train"},
+                              {"chain", "train"},
+                              {"mul", "validation"}});
+  }
+  std::string writeConfig(int iterations, int programs) {
+    std::string path = (scratch / "config.json").string();
+    writeFile(path,
+              tinyTrainConfig(iterations, programs, scratch / "cache.sqlite")
+                  .dump(2));
+    return path;
+  }
+
+  ScratchDir scratch;
+  fs::path suite = scratch / "suite";
+  fs::path run = scratch / "run";
+};
+
+TEST_F(TrainCliTest, KilledRunResumesWithEveryIterationOnce) {
+  std::string config = writeConfig(6, 2);
+  std::vector<std::string> args = {"train",     "--config",     config,
+                                   "--suite",   suite.string(), "--out",
+                                   run.string()};
+  {
+    RloptProcess train(args, scratch.path());
+    ASSERT_TRUE(train.waitForLines(run / "metrics.jsonl", 2, 120))
+        << "no second metrics line; stderr:\n"
+        << train.err();
+    ASSERT_TRUE(train.running())
+        << "finished before it could be killed; stderr:\n"
+        << train.err();
+    train.killGroup(SIGKILL);
+    EXPECT_EQ(train.waitExit(30), 128 + SIGKILL);
+  }
+  size_t before = countLines(run / "metrics.jsonl");
+  ASSERT_GE(before, 2u);
+  ASSERT_LT(before, 6u);
+
+  args.push_back("--resume");
+  RunResult resumed = runRlopt(args, scratch.path());
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
+  // It continued: iteration 1 was checkpointed before the kill, so it is not
+  // trained again.
+  EXPECT_EQ(resumed.err.find("iter 1/6"), std::string::npos) << resumed.err;
+  EXPECT_NE(resumed.err.find("iter 6/6"), std::string::npos) << resumed.err;
+
+  EXPECT_EQ(metricIterations(run), range(1, 6));
+  std::map<int, int> episodes = episodesPerIteration(run);
+  std::map<int, int> expected;
+  for (int i = 1; i <= 6; ++i)
+    expected[i] = 2;
+  EXPECT_EQ(episodes, expected)
+      << "each iteration's episodes appear once, killed iteration included";
+  EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
+  EXPECT_GT(fs::file_size(run / "policy.pt"), 0u);
+  EXPECT_TRUE(fs::is_regular_file(run / "checkpoint.pt"));
+  // No temporary file is left over.
+  for (const auto &entry : fs::directory_iterator(run))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
+        << entry.path();
+}
+
+TEST_F(TrainCliTest, CtrlCSavesACheckpointAndExitsCleanly) {
+  std::string config = writeConfig(200, 2);
+  std::vector<std::string> args = {"train",     "--config",     config,
+                                   "--suite",   suite.string(), "--out",
+                                   run.string()};
+  RloptProcess train(args, scratch.path());
+  ASSERT_TRUE(train.waitForLines(run / "metrics.jsonl", 1, 120))
+      << "no metrics line; stderr:\n"
+      << train.err();
+  // A terminal's Ctrl-C reaches the whole process group, workers included.
+  train.killGroup(SIGINT);
+  int code = train.waitExit(120);
+  std::string err = train.err();
+  ASSERT_EQ(code, 0) << err;
+  EXPECT_NE(err.find("checkpoint"), std::string::npos) << err;
+  EXPECT_TRUE(fs::is_regular_file(run / "checkpoint.pt"));
+
+  // It stopped early, after a whole iteration.
+  std::vector<int> iterations = metricIterations(run);
+  int done = iterations.size();
+  ASSERT_GE(done, 1);
+  ASSERT_LT(done, 200);
+  EXPECT_EQ(iterations, range(1, done));
+
+  // The checkpoint is of the last logged iteration: a resumed run with one
+  // more iteration trains exactly that one.
+  std::string next = std::to_string(done + 1);
+  args.insert(args.end(), {"--resume", "--iterations", next});
+  RunResult resumed = runRlopt(args, scratch.path());
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("iter " + next + "/" + next), std::string::npos)
+      << resumed.err;
+  EXPECT_EQ(resumed.err.find("iter " + std::to_string(done) + "/"),
+            std::string::npos)
+      << resumed.err;
+  EXPECT_EQ(metricIterations(run), range(1, done + 1));
+  EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
+}
+
+TEST_F(TrainCliTest, BadInvocationsAreUsageErrors) {
+  std::string config = writeConfig(1, 1);
+  std::string badConfig = (scratch / "bad.json").string();
+  writeFile(badConfig, R"({"learning_rte": 0.001})");
+  fs::path testOnly = scratch / "test-only";
+  writeFixtureSuite(testOnly, {{"add", "test"}});
+  struct Case {
+    std::vector<std::string> args;
+    std::string mention;
+  };
+  std::vector<Case> cases = {
+      {{"train", "--config", config, "--out", run.string()}, "--suite"},
+      {{"train", "--config", config, "--suite", suite.string()}, "--out"},
+      {{"train", "--config", badConfig, "--suite", suite.string(), "--out",
+        run.string()},
+       "learning_rte"},
+      {{"train", "--config", (scratch / "none.json").string(), "--suite",
+        suite.string(), "--out", run.string()},
+       "none.json"},
+      {{"train", "--config", config, "--suite", (scratch / "nosuite").string(),
+        "--out", run.string()},
+       "nosuite"},
+      {{"train", "--config", config, "--suite", testOnly.string(), "--out",
+        run.string()},
+       "train split"},
+      {{"train", "--config", config, "--suite", suite.string(), "--out",
+        run.string(), "--workers", "0"},
+       "--workers"},
+  };
+  for (const Case &c : cases) {
+    RunResult result = runRlopt(c.args, scratch.path());
+    std::string command;
+    for (const std::string &a : c.args)
+      command += a + " ";
+    EXPECT_EQ(result.exitCode, 2) << command << "\n" << result.err;
+    EXPECT_NE(result.err.find(c.mention), std::string::npos)
+        << command << ": '" << result.err << "' does not mention '" << c.mention
+        << "'";
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1)
+        << command << ": not one line: " << result.err;
+  }
+  EXPECT_FALSE(fs::exists(run / "metrics.jsonl"));
+}
+
+// Resuming with other network sizes than the checkpoint's is one line.
+TEST_F(TrainCliTest, ResumeWithAnotherPolicyConfigIsAnError) {
+  std::string config = writeConfig(1, 1);
+  std::vector<std::string> args = {"train",     "--config",     config,
+                                   "--suite",   suite.string(), "--out",
+                                   run.string()};
+  RunResult first = runRlopt(args, scratch.path());
+  ASSERT_EQ(first.exitCode, 0) << first.err;
+
+  nlohmann::json changed = tinyTrainConfig(2, 1, scratch / "cache.sqlite");
+  changed["policy"]["lstm"] = 8;
+  std::string other = (scratch / "other.json").string();
+  writeFile(other, changed.dump(2));
+  RunResult resumed =
+      runRlopt({"train", "--config", other, "--suite", suite.string(), "--out",
+                run.string(), "--resume"},
+               scratch.path());
+  EXPECT_TRUE(resumed.exitCode == 1 || resumed.exitCode == 2)
+      << "exit " << resumed.exitCode << "\n"
+      << resumed.err;
+  EXPECT_NE(resumed.err.find("checkpoint.pt"), std::string::npos)
+      << resumed.err;
+  EXPECT_EQ(std::count(resumed.err.begin(), resumed.err.end(), '\n'), 2)
+      << "the 'train: ...' banner and one error line: " << resumed.err;
+  // The run is left as it was.
+  EXPECT_EQ(metricIterations(run), range(1, 1));
+}
+
+} // namespace
