@@ -260,6 +260,16 @@ Description emitMatvec(ProgramWriter &w, std::vector<Value> &results,
           {{"N", n}, {"K", k}}};
 }
 
+/// The manifest sizes of a square-windowed op (convolution or pooling).
+nlohmann::json windowShapes(const std::string &layout, int64_t batch,
+                            int64_t channels, int64_t inputSize, int64_t window,
+                            int64_t stride, int64_t outputSize) {
+  return {{"layout", layout}, {"N", batch},       {"C", channels},
+          {"H", inputSize},   {"W", inputSize},   {"KH", window},
+          {"KW", window},     {"stride", stride}, {"OH", outputSize},
+          {"OW", outputSize}};
+}
+
 Description emitConv(ProgramWriter &w, std::vector<Value> &results,
                      const Layer &l, int64_t batch) {
   int64_t c = l.dims[0], f = l.dims[1], oh = l.dims[2], k = l.dims[3],
@@ -280,17 +290,12 @@ Description emitConv(ProgramWriter &w, std::vector<Value> &results,
               l.variant + "), " + std::to_string(c) + " -> " +
               std::to_string(f) + " channels, stride " + std::to_string(s) +
               ", " + std::to_string(oh) + "x" + std::to_string(oh) + " output",
-          {{"layout", l.variant},
-           {"N", batch},
-           {"C", c},
-           {"F", f},
-           {"H", ih},
-           {"W", ih},
-           {"KH", k},
-           {"KW", k},
-           {"stride", s},
-           {"OH", oh},
-           {"OW", oh}}};
+          [&] {
+            nlohmann::json shapes =
+                windowShapes(l.variant, batch, c, ih, k, s, oh);
+            shapes["F"] = f;
+            return shapes;
+          }()};
 }
 
 Description emitDepthwise(ProgramWriter &w, std::vector<Value> &results,
@@ -308,16 +313,7 @@ Description emitDepthwise(ProgramWriter &w, std::vector<Value> &results,
               " depthwise convolution, " + std::to_string(c) +
               " channels, stride " + std::to_string(s) + ", " +
               std::to_string(oh) + "x" + std::to_string(oh) + " output",
-          {{"layout", "nhwc_hwc"},
-           {"N", batch},
-           {"C", c},
-           {"H", ih},
-           {"W", ih},
-           {"KH", k},
-           {"KW", k},
-           {"stride", s},
-           {"OH", oh},
-           {"OW", oh}}};
+          windowShapes("nhwc_hwc", batch, c, ih, k, s, oh)};
 }
 
 Description emitPool(ProgramWriter &w, std::vector<Value> &results,
@@ -351,16 +347,7 @@ Description emitPool(ProgramWriter &w, std::vector<Value> &results,
               (isMax ? " max" : " average") + " pooling (nhwc), " +
               std::to_string(c) + " channels, stride " + std::to_string(s) +
               ", " + std::to_string(oh) + "x" + std::to_string(oh) + " output",
-          {{"layout", "nhwc"},
-           {"N", batch},
-           {"C", c},
-           {"H", ih},
-           {"W", ih},
-           {"KH", k},
-           {"KW", k},
-           {"stride", s},
-           {"OH", oh},
-           {"OW", oh}}};
+          windowShapes("nhwc", batch, c, ih, k, s, oh)};
 }
 
 std::string shapeText(const Shape &shape) { return join(shape, "x"); }

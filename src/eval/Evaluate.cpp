@@ -109,9 +109,9 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   linalg::Schedule schedule;
   switch (options.agent.kind) {
   case AgentSpec::Kind::Policy: {
-    auto episode = agent::runPolicyEpisode(
-        *policyAgent->server, *policyAgent->policy, benchmark.path, true,
-        options.seed);
+    auto episode =
+        agent::runPolicyEpisode(*policyAgent->server, *policyAgent->policy,
+                                benchmark.path, true, options.seed);
     if (!episode) {
       result.error = episode.error().message;
       return;

@@ -186,29 +186,6 @@ std::string gnuplotQuote(const std::string &text) {
   return quoted + "'";
 }
 
-static std::string escapeXml(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string inlineSvg(const std::string &svg, const std::string &idPrefix,
                       const std::string &title) {
   size_t start = svg.find("<svg");
@@ -268,7 +245,7 @@ std::string inlineSvg(const std::string &svg, const std::string &idPrefix,
   std::string gnuplotTitle = "<title>Gnuplot</title>";
   if (size_t at = out.find(gnuplotTitle); at != std::string::npos)
     out.replace(at, gnuplotTitle.size(),
-                "<title>" + escapeXml(title) + "</title>");
+                "<title>" + escapeHtml(title) + "</title>");
   return out;
 }
 

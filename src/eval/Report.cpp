@@ -16,6 +16,32 @@
 namespace rlopt::eval {
 
 namespace fs = std::filesystem;
+
+std::string escapeHtml(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&#39;";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out;
+}
 using nlohmann::json;
 
 namespace {
@@ -365,32 +391,6 @@ double classMean(const AgentRun &agent, const std::string &opClass,
 // Formatting
 //===----------------------------------------------------------------------===//
 
-std::string html(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&#39;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string format(const char *pattern, double value) {
   if (!std::isfinite(value))
     return "–";
@@ -647,9 +647,9 @@ public:
     if (inlined.empty())
       return makeError("chart '" + title + "': gnuplot wrote no SVG");
     body << "<figure class=\"chart\" id=\"chart-" << charts << "\"><figcaption>"
-         << html(title);
+         << escapeHtml(title);
     if (!note.empty())
-      body << "<p class=\"note\">" << html(note) << "</p>";
+      body << "<p class=\"note\">" << escapeHtml(note) << "</p>";
     body << "</figcaption>";
     if (width > 1100)
       body << "<div class=\"scroll\"><div style=\"width:" << width << "px\">"
@@ -672,15 +672,17 @@ void inputsTable(const ReportInputs &inputs, std::ostringstream &out) {
          "<th>directory</th><th>suite</th><th>split</th><th>threads</th>"
          "<th>date</th><th>rlopt</th></tr>\n";
   for (const AgentRun &a : inputs.agents)
-    out << "<tr><td>" << html(a.label) << "</td><td>evaluation</td><td><code>"
-        << html(a.dir) << "</code></td><td>" << html(metaText(a.meta, "suite"))
-        << "</td><td>" << html(metaText(a.meta, "split")) << "</td><td>"
-        << html(metaText(a.meta, "threads")) << "</td><td>"
-        << html(dateText(a.meta)) << "</td><td>"
-        << html(metaText(a.meta, "rlopt_version")) << "</td></tr>\n";
+    out << "<tr><td>" << escapeHtml(a.label)
+        << "</td><td>evaluation</td><td><code>" << escapeHtml(a.dir)
+        << "</code></td><td>" << escapeHtml(metaText(a.meta, "suite"))
+        << "</td><td>" << escapeHtml(metaText(a.meta, "split")) << "</td><td>"
+        << escapeHtml(metaText(a.meta, "threads")) << "</td><td>"
+        << escapeHtml(dateText(a.meta)) << "</td><td>"
+        << escapeHtml(metaText(a.meta, "rlopt_version")) << "</td></tr>\n";
   for (const TrainingRun &r : inputs.runs)
-    out << "<tr><td>" << html(r.label) << "</td><td>training</td><td><code>"
-        << html(r.dir) << "</code></td><td></td><td></td><td></td><td></td>"
+    out << "<tr><td>" << escapeHtml(r.label)
+        << "</td><td>training</td><td><code>" << escapeHtml(r.dir)
+        << "</code></td><td></td><td></td><td></td><td></td>"
         << "<td></td></tr>\n";
   out << "</table>\n";
 }
@@ -700,10 +702,10 @@ Status evaluationSection(const ReportInputs &inputs, Page &page) {
   for (const AgentRun &a : agents) {
     Stats s = statsOf(a);
     overall.push_back(s.geomean());
-    out << "<tr><td>" << html(a.label) << "</td><td class=\"num\">" << s.count
-        << "</td><td class=\"num" << (s.failed ? " bad" : "") << "\">"
-        << s.failed << "</td><td class=\"num\">" << speedupText(s.geomean())
-        << "</td><td class=\"num\">"
+    out << "<tr><td>" << escapeHtml(a.label) << "</td><td class=\"num\">"
+        << s.count << "</td><td class=\"num" << (s.failed ? " bad" : "")
+        << "\">" << s.failed << "</td><td class=\"num\">"
+        << speedupText(s.geomean()) << "</td><td class=\"num\">"
         << speedupText(s.measured ? s.min : kMissing)
         << "</td><td class=\"num\">"
         << speedupText(s.measured ? s.max : kMissing) << "</td></tr>\n";
@@ -718,10 +720,10 @@ Status evaluationSection(const ReportInputs &inputs, Page &page) {
   std::vector<std::string> classes(classSet.begin(), classSet.end());
   out << "<table><tr><th>class</th>";
   for (const AgentRun &a : agents)
-    out << "<th>" << html(a.label) << "<br>geomean (count, failed)</th>";
+    out << "<th>" << escapeHtml(a.label) << "<br>geomean (count, failed)</th>";
   out << "</tr>\n";
   for (const std::string &c : classes) {
-    out << "<tr><td>" << html(c) << "</td>";
+    out << "<tr><td>" << escapeHtml(c) << "</td>";
     for (const AgentRun &a : agents) {
       Stats s = statsOf(a, &c);
       out << "<td class=\"num\">" << speedupText(s.geomean()) << " (" << s.count
@@ -943,10 +945,10 @@ Status evaluationSection(const ReportInputs &inputs, Page &page) {
     for (const AgentRun &a : agents)
       for (const BenchmarkResult &r : a.results)
         if (!usable(r))
-          out << "<tr><td>" << html(a.label) << "</td><td>"
-              << html(r.benchmark.name) << "</td><td>"
-              << html(r.benchmark.opClass) << "</td><td class=\"bad\">"
-              << html(failureText(r)) << "</td></tr>\n";
+          out << "<tr><td>" << escapeHtml(a.label) << "</td><td>"
+              << escapeHtml(r.benchmark.name) << "</td><td>"
+              << escapeHtml(r.benchmark.opClass) << "</td><td class=\"bad\">"
+              << escapeHtml(failureText(r)) << "</td></tr>\n";
     out << "</table>\n";
   }
 
@@ -960,11 +962,11 @@ Status evaluationSection(const ReportInputs &inputs, Page &page) {
   out << "<details><summary>All " << names.size()
       << " benchmarks</summary>\n<table><tr><th>benchmark</th><th>class</th>";
   for (const AgentRun &a : agents)
-    out << "<th>" << html(a.label) << "</th>";
+    out << "<th>" << escapeHtml(a.label) << "</th>";
   out << "</tr>\n";
   for (const std::string &name : names) {
-    out << "<tr><td>" << html(name) << "</td><td>" << html(classOf[name])
-        << "</td>";
+    out << "<tr><td>" << escapeHtml(name) << "</td><td>"
+        << escapeHtml(classOf[name]) << "</td>";
     for (const AgentRun &a : agents) {
       auto it = std::find_if(
           a.results.begin(), a.results.end(),
@@ -974,7 +976,7 @@ Status evaluationSection(const ReportInputs &inputs, Page &page) {
       else if (!usable(*it))
         out << "<td class=\"bad\">failed</td>";
       else
-        out << "<td class=\"num\" title=\"" << html(it->schedule) << "\">"
+        out << "<td class=\"num\" title=\"" << escapeHtml(it->schedule) << "\">"
             << speedupText(it->speedup) << "</td>";
     }
     out << "</tr>\n";
@@ -990,7 +992,7 @@ Status trainingSection(const ReportInputs &inputs, Page &page) {
          "<th>last geomean speedup</th><th>best validation geomean</th>"
          "<th>elapsed</th></tr>\n";
   for (const TrainingRun &r : inputs.runs) {
-    out << "<tr><td>" << html(r.label) << "</td>";
+    out << "<tr><td>" << escapeHtml(r.label) << "</td>";
     if (r.points.empty()) {
       out << "<td colspan=\"7\">no iteration logged yet</td></tr>\n";
       continue;
@@ -1114,8 +1116,8 @@ Result<Report> renderReport(const ReportInputs &inputs,
   doc << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
          "charset=\"utf-8\">\n<meta name=\"viewport\" "
          "content=\"width=device-width, initial-scale=1\">\n<title>"
-      << html(options.title) << "</title>\n<style>" << kStyle
-      << "</style>\n</head>\n<body>\n<h1>" << html(options.title)
+      << escapeHtml(options.title) << "</title>\n<style>" << kStyle
+      << "</style>\n</head>\n<body>\n<h1>" << escapeHtml(options.title)
       << "</h1>\n<p class=\"meta\">rlopt " << RLOPT_VERSION << "; "
       << inputs.agents.size() << " evaluation(s), " << inputs.runs.size()
       << " training run(s); charts drawn by gnuplot.</p>\n"

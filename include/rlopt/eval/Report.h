@@ -93,6 +93,9 @@ std::string gnuplotQuote(const std::string &text);
 std::string inlineSvg(const std::string &svg, const std::string &idPrefix,
                       const std::string &title);
 
+/// `text` with &, <, >, " and ' escaped for HTML and SVG.
+std::string escapeHtml(const std::string &text);
+
 } // namespace rlopt::eval
 
 #endif
