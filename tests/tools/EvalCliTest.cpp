@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -178,6 +179,42 @@ TEST_F(EvalCliTest, BadInvocationsAreUsageErrors) {
         << command << ": not one line: " << run.err;
   }
   EXPECT_FALSE(fs::exists(out)) << "a failed eval writes no results";
+}
+
+/// The LibTorch baseline runs on the same inputs, is checked against the
+/// naive outputs and is timed in the same rounds; classes it does not cover
+/// are reported, not guessed.
+TEST_F(EvalCliTest, TorchBaselineIsCheckedAndTimed) {
+  fs::path out = scratch / "torch";
+  RunResult run = eval({"--suite", suite.string(), "--agent", "heuristic",
+                        "--baselines", "torch", "--out", out.string()});
+  ASSERT_EQ(run.exitCode, 0) << run.err << run.out;
+  auto json = nlohmann::json::parse(readFile(out / "results.json"));
+  EXPECT_NE(json.value("torch_configuration", "").find("libblas.so.3"),
+            std::string::npos);
+  std::map<std::string, nlohmann::json> torchByName;
+  for (const auto &row : json["results"]) {
+    ASSERT_EQ(row["externals"].size(), 1u) << row.dump();
+    torchByName[row["name"]] = row["externals"][0];
+  }
+  for (const char *covered : {"matmul", "add"}) {
+    const nlohmann::json &torch = torchByName[covered];
+    EXPECT_EQ(torch["name"], "torch");
+    EXPECT_TRUE(torch["correct"].get<bool>()) << torch.dump();
+    EXPECT_GT(torch["ms"].get<double>(), 0) << torch.dump();
+    EXPECT_GT(torch["candidate_vs_external"].get<double>(), 0) << torch.dump();
+  }
+  EXPECT_NE(
+      torchByName["chain"]["error"].get<std::string>().find("does not cover"),
+      std::string::npos)
+      << torchByName["chain"].dump();
+
+  RunResult bad =
+      eval({"--suite", suite.string(), "--agent", "naive", "--baselines",
+            "tensorflow", "--out", (scratch / "bad").string()});
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("unknown baseline 'tensorflow'"), std::string::npos)
+      << bad.err;
 }
 
 } // namespace
