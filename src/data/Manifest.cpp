@@ -1,4 +1,5 @@
 // Suites on disk: DIR/manifest.json plus one DIR/NAME.mlir per benchmark.
+#include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 #include "rlopt/data/Suite.h"
 
@@ -30,27 +31,6 @@ bool isValidName(const std::string &name) {
         c != '.')
       return false;
   return true;
-}
-
-Status writeAtomically(const fs::path &path, const std::string &text) {
-  fs::path temporary = path;
-  temporary += ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    if (!out)
-      return makeError(path.string() + ": cannot write");
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      return makeError(path.string() + ": write failed");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return makeError(path.string() + ": cannot replace the file");
-  }
-  return Status::success();
 }
 
 /// Integral counts are written as integers.
@@ -144,7 +124,9 @@ Status writeSuite(const std::vector<BenchmarkSpec> &benchmarks,
   }
 
   for (const BenchmarkSpec &b : benchmarks) {
-    if (Status s = writeAtomically(root / (b.name + ".mlir"), b.mlir); !s) {
+    if (Status s =
+            writeFileAtomically((root / (b.name + ".mlir")).string(), b.mlir);
+        !s) {
       // A directory this call made is removed again, so that a retry does
       // not find a non-empty directory without a manifest.
       if (created)
@@ -171,7 +153,7 @@ Status writeSuite(const std::vector<BenchmarkSpec> &benchmarks,
   for (size_t i = 0; i < benchmarks.size(); ++i)
     text += std::string(i ? "," : "") + "\n    " + entryLine(benchmarks[i]);
   text += benchmarks.empty() ? "]\n}\n" : "\n  ]\n}\n";
-  if (Status s = writeAtomically(manifestPath, text); !s) {
+  if (Status s = writeFileAtomically(manifestPath.string(), text); !s) {
     if (created)
       fs::remove_all(root, ec);
     return s;

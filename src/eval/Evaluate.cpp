@@ -211,9 +211,7 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
   }
   auto context = linalg::createContext();
   std::unique_ptr<measure::Cache> cache;
-  auto opened = measure::Cache::open(options.env.cachePath.empty()
-                                         ? measure::Cache::defaultPath()
-                                         : options.env.cachePath);
+  auto opened = measure::Cache::openOrDefault(options.env.cachePath);
   if (opened)
     cache = std::move(*opened);
   for (size_t i = 0; i < benchmarks.size(); ++i) {

@@ -1,5 +1,7 @@
 #include "rlopt/eval/Evaluate.h"
 
+#include "rlopt/core/File.h"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -9,24 +11,6 @@
 #include <unistd.h>
 
 namespace rlopt::eval {
-
-static Status writeAtomically(const std::string &path,
-                              const std::string &text) {
-  std::string temporary = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << text;
-    if (!out.flush()) {
-      std::remove(temporary.c_str());
-      return makeError(path + ": cannot write");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return makeError(path + ": cannot write");
-  }
-  return Status::success();
-}
 
 /// Quotes a CSV field when it holds a separator, quote or newline.
 static std::string csvField(const std::string &text) {
@@ -51,7 +35,8 @@ Status writeResults(const std::string &dir,
     rows.push_back(r.toJson());
   nlohmann::json document = meta;
   document["results"] = rows;
-  if (Status s = writeAtomically(dir + "/results.json", document.dump(2)); !s)
+  if (Status s = writeFileAtomically(dir + "/results.json", document.dump(2));
+      !s)
     return s;
 
   std::ostringstream csv;
@@ -66,7 +51,7 @@ Status writeResults(const std::string &dir,
         << r.speedup << ',' << (r.correct ? "true" : "false") << ',' << r.gflops
         << ',' << r.percentPeak << ',' << r.gbps << ',' << csvField(r.schedule)
         << ',' << csvField(r.error) << '\n';
-  return writeAtomically(dir + "/results.csv", csv.str());
+  return writeFileAtomically(dir + "/results.csv", csv.str());
 }
 
 std::string summaryTable(const std::vector<BenchmarkResult> &results) {

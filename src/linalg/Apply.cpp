@@ -1,5 +1,7 @@
 #include "rlopt/linalg/Apply.h"
 
+#include "rlopt/linalg/Diagnostics.h"
+
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -18,27 +20,6 @@ Result<std::string> buildTransformScript(const Program &program,
     return status.error();
   return state.transformScript();
 }
-
-/// Collects MLIR error diagnostics into one line.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(mlir::MLIRContext *context)
-      : handler(context, [this](mlir::Diagnostic &diag) {
-          if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
-              message.empty()) {
-            message = diag.str();
-            std::replace(message.begin(), message.end(), '\n', ' ');
-          }
-          return mlir::success();
-        }) {}
-  std::string take(const std::string &fallback) {
-    return message.empty() ? fallback : message;
-  }
-
-private:
-  std::string message;
-  mlir::ScopedDiagnosticHandler handler;
-};
 
 Status applyTransformScript(mlir::ModuleOp module, const std::string &script) {
   mlir::MLIRContext *context = module.getContext();

@@ -1,5 +1,7 @@
 #include "rlopt/linalg/Executor.h"
 
+#include "rlopt/linalg/Diagnostics.h"
+
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -137,14 +139,7 @@ Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
 
   // Translation errors go to the context's diagnostics; keep the first one
   // for the error instead of letting MLIR print it.
-  std::string firstError;
-  mlir::ScopedDiagnosticHandler handler(
-      lowered.getContext(), [&](mlir::Diagnostic &diag) {
-        if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
-            firstError.empty())
-          firstError = diag.str();
-        return mlir::success();
-      });
+  DiagnosticCollector diagnostics(lowered.getContext());
   mlir::ExecutionEngineOptions options;
   options.transformer =
       mlir::makeOptimizingTransformer(3, /*sizeLevel=*/0, machine->get());
@@ -152,8 +147,8 @@ Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
   auto engine = mlir::ExecutionEngine::create(lowered, options);
   if (!engine) {
     std::string reason = llvm::toString(engine.takeError());
-    if (!firstError.empty())
-      reason += ": " + firstError;
+    if (!diagnostics.empty())
+      reason += ": " + diagnostics.take("");
     std::replace(reason.begin(), reason.end(), '\n', ' ');
     return makeError("JIT compilation failed: " + reason);
   }

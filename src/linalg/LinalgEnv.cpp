@@ -104,8 +104,7 @@ Result<Observation> LinalgEnv::tryReset(const BenchmarkRef &benchmark,
     program = std::make_shared<Program>(loaded.takeValue());
   }
   if (!cache) {
-    auto opened = measure::Cache::open(
-        cfg.cachePath.empty() ? measure::Cache::defaultPath() : cfg.cachePath);
+    auto opened = measure::Cache::openOrDefault(cfg.cachePath);
     if (!opened)
       return opened.error();
     cache = std::move(*opened);

@@ -1,5 +1,7 @@
 #include "rlopt/linalg/Lowering.h"
 
+#include "rlopt/linalg/Diagnostics.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -40,15 +42,7 @@ Status lowerToLLVM(mlir::ModuleOp module) {
     if (!func.isExternal())
       func->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
 
-  std::string firstError;
-  mlir::ScopedDiagnosticHandler handler(context, [&](mlir::Diagnostic &diag) {
-    if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
-        firstError.empty()) {
-      firstError = diag.str();
-      std::replace(firstError.begin(), firstError.end(), '\n', ' ');
-    }
-    return mlir::success();
-  });
+  DiagnosticCollector diagnostics(context);
   mlir::PassManager pm(context);
   std::string parseErrors;
   llvm::raw_string_ostream errorStream(parseErrors);
@@ -60,8 +54,7 @@ Status lowerToLLVM(mlir::ModuleOp module) {
   if (mlir::failed(mlir::parsePassPipeline(inner, pm, errorStream)))
     return makeError("bad lowering pipeline: " + parseErrors);
   if (mlir::failed(pm.run(module)))
-    return makeError("lowering failed: " +
-                     (firstError.empty() ? "a pass failed" : firstError));
+    return makeError("lowering failed: " + diagnostics.take("a pass failed"));
   return Status::success();
 }
 

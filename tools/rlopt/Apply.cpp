@@ -1,6 +1,6 @@
 // rlopt apply FILE --schedule S [-o OUT] [--emit-transform T]
 #include "Args.h"
-#include "Common.h"
+#include "rlopt/core/File.h"
 
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"

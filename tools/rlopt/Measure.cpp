@@ -36,9 +36,8 @@ int runMeasure(int argc, char **argv) {
 
   std::unique_ptr<measure::Cache> cache;
   if (!args.has("no-cache")) {
-    std::string path =
-        args.has("db") ? args.get("db") : measure::Cache::defaultPath();
-    auto opened = measure::Cache::open(path);
+    auto opened = args.has("db") ? measure::Cache::open(args.get("db"))
+                                 : measure::Cache::openOrDefault("");
     if (!opened)
       return fail(opened.error().message);
     cache = std::move(*opened);

@@ -28,6 +28,10 @@ public:
   /// `$XDG_CACHE_HOME/rlopt/measurements.sqlite` or `~/.cache/rlopt/...`;
   /// creates the directory.
   static std::string defaultPath();
+  /// open(path), or open(defaultPath()) when `path` is empty.
+  static Result<std::unique_ptr<Cache>> openOrDefault(const std::string &path) {
+    return open(path.empty() ? defaultPath() : path);
+  }
   ~Cache();
 
   Status store(const CacheKey &key, const std::string &payloadJson);

@@ -1,5 +1,7 @@
 #include "rlopt/agent/linalg/PolicyRunner.h"
 
+#include "rlopt/agent/linalg/Batch.h"
+
 namespace rlopt::agent {
 
 Result<PolicyEpisode> runPolicyEpisode(EnvServer &server, LinalgPolicy &policy,
@@ -12,15 +14,9 @@ Result<PolicyEpisode> runPolicyEpisode(EnvServer &server, LinalgPolicy &policy,
     return obs.error();
   Observation current = std::move(*obs);
   while (true) {
-    std::vector<uint8_t> mask;
-    for (const auto &head : current.masks)
-      mask.insert(mask.end(), head.begin(), head.end());
-    torch::Tensor obsT = torch::from_blob(current.features.data(),
-                                          {1, (int64_t)current.features.size()})
-                             .clone();
-    torch::Tensor maskT =
-        torch::from_blob(mask.data(), {1, (int64_t)mask.size()}, torch::kUInt8)
-            .clone();
+    std::vector<uint8_t> mask = flatMask(current);
+    torch::Tensor obsT = stackFloats({&current.features});
+    torch::Tensor maskT = stackBytes({&mask});
     torch::Tensor row = policy.act(obsT, maskT, greedy).actions[0].contiguous();
     server.sendStep({std::vector<int64_t>(
         row.data_ptr<int64_t>(), row.data_ptr<int64_t>() + row.numel())});

@@ -4,6 +4,7 @@
 #include "rlopt/agent/linalg/Ppo.h"
 
 #include "rlopt/agent/EnvServer.h"
+#include "rlopt/agent/linalg/Batch.h"
 #include "rlopt/linalg/LinalgEnv.h"
 
 #include <chrono>
@@ -32,31 +33,6 @@ struct Trajectory {
   double speedup = 0; ///< measured at the end; 0 = failed
   bool failed = false;
 };
-
-/// Flattens per-head masks into one row.
-std::vector<uint8_t> flatMask(const Observation &obs) {
-  std::vector<uint8_t> flat;
-  for (const auto &head : obs.masks)
-    flat.insert(flat.end(), head.begin(), head.end());
-  return flat;
-}
-
-torch::Tensor stackFloats(const std::vector<const std::vector<float> *> &rows) {
-  int64_t width = rows.empty() ? 0 : rows[0]->size();
-  torch::Tensor t = torch::empty({(int64_t)rows.size(), width});
-  for (size_t i = 0; i < rows.size(); ++i)
-    std::copy(rows[i]->begin(), rows[i]->end(), t[i].data_ptr<float>());
-  return t;
-}
-
-torch::Tensor
-stackBytes(const std::vector<const std::vector<uint8_t> *> &rows) {
-  int64_t width = rows.empty() ? 0 : rows[0]->size();
-  torch::Tensor t = torch::empty({(int64_t)rows.size(), width}, torch::kUInt8);
-  for (size_t i = 0; i < rows.size(); ++i)
-    std::copy(rows[i]->begin(), rows[i]->end(), t[i].data_ptr<uint8_t>());
-  return t;
-}
 
 /// Runs `episodes` episodes over the servers in lock-step: one batched
 /// policy call per step for all running episodes.

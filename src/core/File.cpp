@@ -1,10 +1,10 @@
-#include "Common.h"
+#include "rlopt/core/File.h"
 
 #include <cstdio>
 #include <fstream>
 #include <unistd.h>
 
-namespace rlopt::tool {
+namespace rlopt {
 
 Status writeFileAtomically(const std::string &path, const std::string &text) {
   std::string temporary = path + ".tmp." + std::to_string(getpid());
@@ -27,4 +27,4 @@ Status writeFileAtomically(const std::string &path, const std::string &text) {
   return Status::success();
 }
 
-} // namespace rlopt::tool
+} // namespace rlopt

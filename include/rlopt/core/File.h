@@ -1,17 +1,16 @@
-#ifndef RLOPT_TOOLS_COMMON_H
-#define RLOPT_TOOLS_COMMON_H
+#ifndef RLOPT_CORE_FILE_H
+#define RLOPT_CORE_FILE_H
 
 #include "rlopt/core/Result.h"
-#include "rlopt/linalg/Program.h"
 
 #include <string>
 
-namespace rlopt::tool {
+namespace rlopt {
 
 /// Writes `text` to `path` atomically (temporary file + rename), so a failed
 /// run never leaves a half-written file.
 Status writeFileAtomically(const std::string &path, const std::string &text);
 
-} // namespace rlopt::tool
+} // namespace rlopt
 
 #endif
