@@ -1,0 +1,78 @@
+#ifndef RLOPT_PASSES_BENCHMARK_H
+#define RLOPT_PASSES_BENCHMARK_H
+
+#include "rlopt/core/Result.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace rlopt::passes {
+
+/// A loaded program. URIs follow CompilerGym's naming:
+///   benchmark://rlopt-v0/NAME      bundled C program (runnable, checked
+///   output) generator://csmith-v0/SEED     Csmith program from a seed
+///   (runnable) generator://llvm-stress-v0/SEED random IR from llvm-stress (not
+///   runnable) file:///path/x.c|.ll|.bc, or a plain path
+struct Benchmark {
+  std::string uri;
+  std::unique_ptr<llvm::Module> module;
+  bool runnable = false;                     ///< has a main that terminates
+  std::vector<std::string> libs;             ///< link flags, e.g. "-lm"
+  std::optional<std::string> expectedOutput; ///< bundled programs only
+};
+
+/// Where bundled data lives and which tools build programs.
+struct BenchmarkSources {
+  std::string dataDir; ///< holds programs/rlopt-v0/*.c
+  std::string clang = "clang-19";
+  std::string csmith = "csmith";
+  std::string llvmStress = "llvm-stress-19";
+};
+
+/// Loads benchmarks into one LLVMContext and keeps a pristine copy of each,
+/// so a reset is a module clone rather than a recompile.
+class BenchmarkLoader {
+public:
+  BenchmarkLoader(BenchmarkSources sources,
+                  std::shared_ptr<llvm::LLVMContext> context);
+  ~BenchmarkLoader();
+
+  /// A fresh copy of the benchmark's unoptimized module.
+  Result<Benchmark> load(const std::string &uri);
+
+  /// The URIs of the bundled suite, sorted.
+  std::vector<std::string> bundledUris() const;
+
+  const BenchmarkSources &sources() const { return src; }
+  llvm::LLVMContext &context() { return *ctx; }
+  std::shared_ptr<llvm::LLVMContext> sharedContext() { return ctx; }
+
+private:
+  Result<Benchmark> loadUncached(const std::string &uri);
+
+  BenchmarkSources src;
+  std::shared_ptr<llvm::LLVMContext> ctx;
+  std::map<std::string, Benchmark> pristine;
+};
+
+/// Compiles C to unoptimized IR that passes can still optimize (no optnone).
+Result<std::unique_ptr<llvm::Module>>
+compileC(const std::string &cPath, const BenchmarkSources &sources,
+         llvm::LLVMContext &context,
+         const std::vector<std::string> &extraFlags = {});
+
+/// Reads a `.ll` or `.bc` file.
+Result<std::unique_ptr<llvm::Module>> readIrFile(const std::string &path,
+                                                 llvm::LLVMContext &context);
+
+} // namespace rlopt::passes
+
+#endif

@@ -1,0 +1,51 @@
+#ifndef RLOPT_PASSES_PASSRUNNER_H
+#define RLOPT_PASSES_PASSRUNNER_H
+
+#include "rlopt/core/Result.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace rlopt::passes {
+
+/// Runs new-pass-manager pipelines in-process, with the host target's cost
+/// model (vectorizers and unrollers see the real machine).
+class PassRunner {
+public:
+  /// Sets up the host target; fails if LLVM has no backend for it.
+  static Result<std::shared_ptr<PassRunner>> create();
+  ~PassRunner();
+
+  /// Runs `pipeline` (opt's -passes= syntax) on `module` and verifies the
+  /// result. Returns whether the module changed. A pipeline that does not
+  /// parse, a broken module, or a crash inside LLVM is an Error; after a
+  /// crash the module's state is unspecified and must be discarded.
+  Result<bool> run(llvm::Module &module, const std::string &pipeline);
+
+  /// Gives `module` the host triple and data layout if it has none (IR from
+  /// llvm-stress, hand-written .ll files).
+  void adoptHostTarget(llvm::Module &module) const;
+
+  llvm::TargetMachine &targetMachine() { return *machine; }
+
+private:
+  explicit PassRunner(std::unique_ptr<llvm::TargetMachine> machine);
+  std::unique_ptr<llvm::TargetMachine> machine;
+};
+
+/// A cheap structural hash of the module (opcodes, types, operands): it
+/// tells whether a pass changed anything.
+uint64_t structuralHash(const llvm::Module &module);
+
+/// The module's IR text.
+std::string printModule(const llvm::Module &module);
+
+} // namespace rlopt::passes
+
+#endif

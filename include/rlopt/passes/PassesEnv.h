@@ -1,0 +1,111 @@
+#ifndef RLOPT_PASSES_PASSESENV_H
+#define RLOPT_PASSES_PASSESENV_H
+
+#include "rlopt/core/Env.h"
+#include "rlopt/core/Result.h"
+#include "rlopt/passes/Benchmark.h"
+#include "rlopt/passes/Runtime.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlopt::passes {
+
+class PassRunner;
+
+/// Observation spaces, by CompilerGym's names.
+extern const std::vector<std::string> kObservationSpaces;
+
+/// Reward spaces: a metric (IrInstructionCount, ObjectTextSize, Runtime)
+/// with a suffix: none = the raw decrease, Norm = divided by the initial
+/// value, Oz / O3 = divided by the decrease LLVM's -Oz / -O3 pipeline
+/// achieves. Summed over an episode, IrInstructionCountOz is CompilerGym's
+/// leaderboard metric (IC0 - IC) / (IC0 - IC_Oz).
+extern const std::vector<std::string> kRewardSpaces;
+
+struct PassesEnvConfig {
+  std::string observation = "Autophase"; ///< the feature vector agents see
+  std::string reward = "IrInstructionCountOz";
+  int episodeLength = 45;
+  RuntimeOptions runtime;
+
+  /// Reads the keys above from a JSON object; unknown keys are an error.
+  static Result<PassesEnvConfig> fromJson(const nlohmann::json &json,
+                                          const std::string &where);
+};
+
+/// What `validate` found.
+struct Validation {
+  bool replayMatches =
+      false; ///< the same actions gave the same IR (and reward)
+  bool outputChecked = false; ///< the program ran and its output was compared
+  bool outputMatches = false;
+  std::vector<std::string> errors;
+  bool ok() const { return errors.empty(); }
+  nlohmann::json toJson() const;
+};
+
+/// CompilerGym's LLVM environment on LLVM 19: each step runs one
+/// new-pass-manager pass in-process on the module.
+class PassesEnv : public Env {
+public:
+  static Result<std::unique_ptr<PassesEnv>>
+  create(const PassesEnvConfig &config, const BenchmarkSources &sources);
+  ~PassesEnv() override;
+
+  const Spaces &spaces() const override { return envSpaces; }
+  /// On a benchmark that cannot be loaded the observation is empty and
+  /// lastError() says why; tryReset returns the error directly.
+  Observation reset(const BenchmarkRef &benchmark, uint64_t seed) override;
+  StepResult step(const Action &action) override;
+  std::unique_ptr<Env> fork() const override;
+
+  Result<Observation> tryReset(const std::string &uri);
+  const std::optional<Error> &lastError() const { return resetError; }
+
+  /// Any observation space by name, as JSON (numbers, vectors or text).
+  Result<nlohmann::json> observe(const std::string &space);
+  /// The reward metric's value now, initially, and after -Oz / -O3.
+  Result<double> metric(const std::string &metricName);
+  Result<double> baseline(const std::string &metricName,
+                          const std::string &pipeline);
+
+  /// Replays the actions on a fresh copy and checks the result reproduces;
+  /// for runnable programs, runs the unoptimized and the optimized build and
+  /// compares their output (and the bundled expected output).
+  Validation validate();
+
+  const std::vector<int> &actionHistory() const { return history; }
+  double episodeReward() const { return totalReward; }
+  const std::string &benchmarkUri() const { return current.uri; }
+  bool runnable() const { return current.runnable; }
+  const PassesEnvConfig &config() const { return cfg; }
+  const llvm::Module &module() const { return *current.module; }
+  /// Direct access to the module, for tools and tests that edit IR.
+  llvm::Module &mutableModule() { return *current.module; }
+
+private:
+  struct Shared;
+  PassesEnv(PassesEnvConfig config, std::shared_ptr<Shared> shared);
+  Observation observation();
+  Result<double> measureMetric(const llvm::Module &module,
+                               const std::string &metricName);
+
+  PassesEnvConfig cfg;
+  std::shared_ptr<Shared> shared;
+  Spaces envSpaces;
+  Benchmark current;
+  std::vector<int> history;
+  double totalReward = 0;
+  double previousMetric = 0;
+  double rewardScale = 1;
+  bool ended = false;
+  std::optional<Error> resetError;
+};
+
+} // namespace rlopt::passes
+
+#endif

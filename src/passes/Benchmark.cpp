@@ -1,0 +1,241 @@
+// Benchmark URIs to LLVM modules: bundled C programs, generated programs and
+// user files.
+#include "rlopt/passes/Benchmark.h"
+#include "rlopt/passes/Subprocess.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace rlopt::passes {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kBundledPrefix = "benchmark://rlopt-v0/";
+constexpr const char *kCsmithPrefix = "generator://csmith-v0/";
+constexpr const char *kStressPrefix = "generator://llvm-stress-v0/";
+constexpr const char *kFilePrefix = "file://";
+
+std::string bundledDir(const BenchmarkSources &sources) {
+  return sources.dataDir + "/programs/rlopt-v0";
+}
+
+std::optional<std::string> readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The first line of a tool's diagnostics that says "error", else the first.
+std::string firstErrorLine(const std::string &diagnostics) {
+  std::istringstream lines(diagnostics);
+  std::string line, first;
+  while (std::getline(lines, line)) {
+    if (first.empty() && !line.empty())
+      first = line;
+    if (line.find("error") != std::string::npos)
+      return line;
+  }
+  return first.empty() ? "failed without a message" : first;
+}
+
+Result<uint64_t> parseSeed(llvm::StringRef text, const std::string &uri) {
+  uint64_t seed = 0;
+  if (text.empty() || text.getAsInteger(10, seed))
+    return makeError(uri + ": expected a decimal seed after the last '/'");
+  return seed;
+}
+
+Result<std::unique_ptr<llvm::Module>> parseIr(llvm::MemoryBufferRef buffer,
+                                              const std::string &where,
+                                              llvm::LLVMContext &context) {
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseIR(buffer, diagnostic, context);
+  if (!module) {
+    std::string message = diagnostic.getMessage().str();
+    if (diagnostic.getLineNo() > 0)
+      return makeError(where + ":" + std::to_string(diagnostic.getLineNo()) +
+                       ": " + message);
+    return makeError(where + ": " + message);
+  }
+  return module;
+}
+
+} // namespace
+
+Result<std::unique_ptr<llvm::Module>>
+compileC(const std::string &cPath, const BenchmarkSources &sources,
+         llvm::LLVMContext &context,
+         const std::vector<std::string> &extraFlags) {
+  auto dir = TempDir::create("rlopt-cc");
+  if (!dir)
+    return dir.error();
+  std::string bc = dir->file("program.bc");
+  // -disable-O0-optnone keeps the IR unoptimized yet optimizable;
+  // -ffp-contract=off keeps floating-point results identical at every level.
+  std::vector<std::string> args = {
+      "-O0",        "-Xclang", "-disable-O0-optnone",
+      "-emit-llvm", "-c",      "-ffp-contract=off",
+      "-w"};
+  args.insert(args.end(), extraFlags.begin(), extraFlags.end());
+  args.insert(args.end(), {cPath, "-o", bc});
+  auto run = runProcess(sources.clang, args, 120);
+  if (!run)
+    return run.error();
+  if (run->exitCode != 0)
+    return makeError(cPath + ": does not compile: " + firstErrorLine(run->err));
+  return readIrFile(bc, context);
+}
+
+Result<std::unique_ptr<llvm::Module>> readIrFile(const std::string &path,
+                                                 llvm::LLVMContext &context) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return makeError(path + ": cannot read: " + buffer.getError().message());
+  return parseIr((*buffer)->getMemBufferRef(), path, context);
+}
+
+BenchmarkLoader::BenchmarkLoader(BenchmarkSources sources,
+                                 std::shared_ptr<llvm::LLVMContext> context)
+    : src(std::move(sources)), ctx(std::move(context)) {}
+
+BenchmarkLoader::~BenchmarkLoader() = default;
+
+std::vector<std::string> BenchmarkLoader::bundledUris() const {
+  std::vector<std::string> uris;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(bundledDir(src), ec))
+    if (entry.path().extension() == ".c")
+      uris.push_back(kBundledPrefix + entry.path().stem().string());
+  std::sort(uris.begin(), uris.end());
+  return uris;
+}
+
+Result<Benchmark> BenchmarkLoader::load(const std::string &uri) {
+  auto it = pristine.find(uri);
+  if (it == pristine.end()) {
+    auto loaded = loadUncached(uri);
+    if (!loaded)
+      return loaded.error();
+    it = pristine.emplace(uri, loaded.takeValue()).first;
+  }
+  const Benchmark &original = it->second;
+  Benchmark copy;
+  copy.uri = original.uri;
+  copy.module = llvm::CloneModule(*original.module);
+  copy.runnable = original.runnable;
+  copy.libs = original.libs;
+  copy.expectedOutput = original.expectedOutput;
+  return copy;
+}
+
+Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
+  llvm::StringRef ref(uri);
+  Benchmark benchmark;
+  benchmark.uri = uri;
+
+  if (ref.starts_with(kBundledPrefix)) {
+    std::string name = ref.drop_front(strlen(kBundledPrefix)).str();
+    std::string base = bundledDir(src) + "/" + name;
+    if (name.empty() || name.find('/') != std::string::npos ||
+        !fs::exists(base + ".c"))
+      return makeError(uri + ": unknown benchmark (rlopt passes list "
+                             "shows the bundled ones)");
+    auto module = compileC(base + ".c", src, *ctx);
+    if (!module)
+      return module.error();
+    benchmark.module = module.takeValue();
+    benchmark.runnable = true;
+    benchmark.libs = {"-lm"};
+    benchmark.expectedOutput = readText(base + ".expected");
+    return benchmark;
+  }
+
+  if (ref.starts_with(kCsmithPrefix)) {
+    auto seed = parseSeed(ref.drop_front(strlen(kCsmithPrefix)), uri);
+    if (!seed)
+      return seed.error();
+    auto dir = TempDir::create("rlopt-csmith");
+    if (!dir)
+      return dir.error();
+    std::string cPath = dir->file("csmith.c");
+    auto run = runProcess(
+        src.csmith, {"--seed", std::to_string(*seed), "--output", cPath}, 60);
+    if (!run)
+      return run.error();
+    if (run->exitCode != 0)
+      return makeError(uri + ": csmith failed: " + firstErrorLine(run->err));
+    auto module = compileC(cPath, src, *ctx, {"-I/usr/include/csmith"});
+    if (!module)
+      return makeError(uri + ": " + module.error().message);
+    benchmark.module = module.takeValue();
+    benchmark.runnable = true;
+    return benchmark;
+  }
+
+  if (ref.starts_with(kStressPrefix)) {
+    auto seed = parseSeed(ref.drop_front(strlen(kStressPrefix)), uri);
+    if (!seed)
+      return seed.error();
+    auto run = runProcess(src.llvmStress,
+                          {"-seed=" + std::to_string(*seed), "-size=200"}, 60);
+    if (!run)
+      return run.error();
+    if (run->exitCode != 0)
+      return makeError(uri +
+                       ": llvm-stress failed: " + firstErrorLine(run->err));
+    auto buffer = llvm::MemoryBuffer::getMemBuffer(run->out, uri);
+    auto module = parseIr(buffer->getMemBufferRef(), uri, *ctx);
+    if (!module)
+      return module.error();
+    benchmark.module = module.takeValue();
+    return benchmark;
+  }
+
+  std::string path = ref.starts_with(kFilePrefix)
+                         ? ref.drop_front(strlen(kFilePrefix)).str()
+                         : uri;
+  if (ref.contains("://") && !ref.starts_with(kFilePrefix))
+    return makeError(uri + ": unknown benchmark URI scheme (expected "
+                           "benchmark://rlopt-v0/NAME, generator://csmith-v0/"
+                           "SEED, generator://llvm-stress-v0/SEED or a file)");
+  if (!fs::exists(path))
+    return makeError(path + ": no such file");
+  llvm::StringRef ext = llvm::StringRef(path).rsplit('.').second;
+  if (ext == "c") {
+    auto module = compileC(path, src, *ctx);
+    if (!module)
+      return module.error();
+    benchmark.module = module.takeValue();
+    benchmark.runnable = true;
+    benchmark.libs = {"-lm"};
+    return benchmark;
+  }
+  if (ext != "ll" && ext != "bc")
+    return makeError(path + ": expected a .c, .ll or .bc file");
+  auto module = readIrFile(path, *ctx);
+  if (!module)
+    return module.error();
+  benchmark.module = module.takeValue();
+  benchmark.runnable = benchmark.module->getFunction("main") != nullptr &&
+                       !benchmark.module->getFunction("main")->isDeclaration();
+  benchmark.libs = {"-lm"};
+  return benchmark;
+}
+
+} // namespace rlopt::passes

@@ -1,0 +1,108 @@
+// In-process pass execution with the new pass manager.
+#include "rlopt/passes/PassRunner.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/StructuralHash.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+namespace rlopt::passes {
+
+PassRunner::PassRunner(std::unique_ptr<llvm::TargetMachine> machine)
+    : machine(std::move(machine)) {}
+
+PassRunner::~PassRunner() = default;
+
+Result<std::shared_ptr<PassRunner>> PassRunner::create() {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    // Turns a crash inside a pass into an error for this step only.
+    llvm::CrashRecoveryContext::Enable();
+  });
+  std::string triple = llvm::sys::getProcessTriple();
+  std::string message;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!target)
+    return makeError("no LLVM backend for " + triple + ": " + message);
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), "", options, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Default));
+  if (!machine)
+    return makeError("cannot create a target machine for " + triple);
+  return std::shared_ptr<PassRunner>(new PassRunner(std::move(machine)));
+}
+
+void PassRunner::adoptHostTarget(llvm::Module &module) const {
+  if (module.getTargetTriple().empty())
+    module.setTargetTriple(machine->getTargetTriple().str());
+  if (module.getDataLayoutStr().empty())
+    module.setDataLayout(machine->createDataLayout());
+}
+
+Result<bool> PassRunner::run(llvm::Module &module,
+                             const std::string &pipeline) {
+  // Fresh analysis managers per run: analyses never outlive the module
+  // they describe, which matters after fork() and reset().
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine.get());
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+
+  llvm::ModulePassManager manager;
+  if (llvm::Error error = builder.parsePassPipeline(manager, pipeline))
+    return makeError("pass pipeline '" + pipeline +
+                     "': " + llvm::toString(std::move(error)));
+
+  uint64_t before = structuralHash(module);
+  llvm::CrashRecoveryContext recovery;
+  bool completed = recovery.RunSafely([&] { manager.run(module, mam); });
+  if (!completed)
+    return makeError("pass '" + pipeline + "' crashed inside LLVM");
+
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  if (llvm::verifyModule(module, &stream)) {
+    stream.flush();
+    std::string first = problems.substr(0, problems.find('\n'));
+    return makeError("pass '" + pipeline +
+                     "' left an invalid module: " + first);
+  }
+  return structuralHash(module) != before;
+}
+
+uint64_t structuralHash(const llvm::Module &module) {
+  return llvm::StructuralHash(module, /*DetailedHash=*/true);
+}
+
+std::string printModule(const llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  module.print(stream, nullptr);
+  stream.flush();
+  return text;
+}
+
+} // namespace rlopt::passes

@@ -1,0 +1,450 @@
+// The LLVM pass-ordering environment.
+#include "rlopt/passes/PassesEnv.h"
+#include "rlopt/passes/Codegen.h"
+#include "rlopt/passes/Features.h"
+#include "rlopt/passes/PassCatalog.h"
+#include "rlopt/passes/PassRunner.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace rlopt::passes {
+
+const std::vector<std::string> kObservationSpaces = {
+    "InstCount",           "Autophase", "IrInstructionCount", "Ir",
+    "ObjectTextSizeBytes", "Runtime",   "Buildtime"};
+
+const std::vector<std::string> kRewardSpaces = {"IrInstructionCount",
+                                                "IrInstructionCountNorm",
+                                                "IrInstructionCountOz",
+                                                "IrInstructionCountO3",
+                                                "ObjectTextSizeBytes",
+                                                "ObjectTextSizeNorm",
+                                                "ObjectTextSizeOz",
+                                                "ObjectTextSizeO3",
+                                                "Runtime",
+                                                "RuntimeNorm",
+                                                "RuntimeOz",
+                                                "RuntimeO3"};
+
+namespace {
+
+/// Splits a reward space into its metric and its normalization suffix.
+struct RewardSpec {
+  std::string metric; ///< IrInstructionCount, ObjectTextSizeBytes, Runtime
+  std::string scale;  ///< "", "Norm", "Oz" or "O3"
+};
+
+std::optional<RewardSpec> parseReward(const std::string &name) {
+  for (const char *metric : {"IrInstructionCount", "ObjectTextSize", "Runtime"})
+    for (const char *scale : {"", "Norm", "Oz", "O3", "Bytes"}) {
+      if (name != std::string(metric) + scale)
+        continue;
+      std::string metricName = metric;
+      if (metricName == "ObjectTextSize")
+        metricName = "ObjectTextSizeBytes";
+      std::string suffix = scale;
+      if (suffix == "Bytes")
+        suffix.clear();
+      if (metricName != "ObjectTextSizeBytes" && std::string(scale) == "Bytes")
+        return std::nullopt;
+      if (metricName == "ObjectTextSizeBytes" && std::string(scale).empty())
+        return std::nullopt;
+      return RewardSpec{metricName, suffix};
+    }
+  return std::nullopt;
+}
+
+bool isVectorSpace(const std::string &name) {
+  return name == "InstCount" || name == "Autophase" ||
+         name == "IrInstructionCount";
+}
+
+std::vector<int64_t> featureVector(const std::string &space,
+                                   const llvm::Module &module) {
+  if (space == "InstCount")
+    return instCount(module);
+  if (space == "Autophase")
+    return autophase(module);
+  return {instructionCount(module)};
+}
+
+size_t featureSize(const std::string &space) {
+  if (space == "InstCount")
+    return instCountNames().size();
+  if (space == "Autophase")
+    return autophaseNames().size();
+  return 1;
+}
+
+std::string oneOf(const std::vector<std::string> &names) {
+  std::string text;
+  for (const auto &name : names)
+    text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+} // namespace
+
+struct PassesEnv::Shared {
+  std::shared_ptr<PassRunner> runner;
+  std::unique_ptr<BenchmarkLoader> loader;
+  std::map<std::string, double> baselines; ///< "uri|metric|pipeline"
+};
+
+Result<PassesEnvConfig> PassesEnvConfig::fromJson(const nlohmann::json &json,
+                                                  const std::string &where) {
+  PassesEnvConfig config;
+  if (!json.is_object())
+    return makeError(where + ": expected a JSON object");
+  for (const auto &[key, value] : json.items()) {
+    try {
+      if (key == "observation")
+        config.observation = value.get<std::string>();
+      else if (key == "reward")
+        config.reward = value.get<std::string>();
+      else if (key == "episode_length")
+        config.episodeLength = value.get<int>();
+      else if (key == "runtime_warmup_runs")
+        config.runtime.warmupRuns = value.get<int>();
+      else if (key == "runtime_timed_runs")
+        config.runtime.timedRuns = value.get<int>();
+      else
+        return makeError(where + ": unknown key '" + key + "'");
+    } catch (const nlohmann::json::exception &) {
+      return makeError(where + ": " + key + ": wrong type (got " +
+                       value.dump() + ")");
+    }
+  }
+  return config;
+}
+
+Result<std::unique_ptr<PassesEnv>>
+PassesEnv::create(const PassesEnvConfig &config,
+                  const BenchmarkSources &sources) {
+  if (!isVectorSpace(config.observation))
+    return makeError("observation '" + config.observation +
+                     "': agents need a feature vector: InstCount, Autophase "
+                     "or IrInstructionCount");
+  if (!parseReward(config.reward))
+    return makeError("reward '" + config.reward + "': expected one of " +
+                     oneOf(kRewardSpaces));
+  if (config.episodeLength < 1)
+    return makeError("episode_length must be at least 1");
+  auto runner = PassRunner::create();
+  if (!runner)
+    return runner.error();
+  auto shared = std::make_shared<Shared>();
+  shared->runner = runner.takeValue();
+  shared->loader = std::make_unique<BenchmarkLoader>(
+      sources, std::make_shared<llvm::LLVMContext>());
+  return std::unique_ptr<PassesEnv>(new PassesEnv(config, shared));
+}
+
+PassesEnv::PassesEnv(PassesEnvConfig config, std::shared_ptr<Shared> shared)
+    : cfg(std::move(config)), shared(std::move(shared)) {
+  envSpaces.observation.shape = {
+      static_cast<int64_t>(featureSize(cfg.observation))};
+  envSpaces.observation.low = 0;
+  envSpaces.observation.high = std::numeric_limits<float>::max();
+  envSpaces.action.nvec = {static_cast<int64_t>(passActions().size())};
+  envSpaces.action.names = {"pass"};
+}
+
+PassesEnv::~PassesEnv() = default;
+
+Observation PassesEnv::observation() {
+  Observation obs;
+  for (int64_t value : featureVector(cfg.observation, *current.module))
+    obs.features.push_back(static_cast<float>(value));
+  obs.masks = {std::vector<uint8_t>(passActions().size(), 1)};
+  return obs;
+}
+
+Observation PassesEnv::reset(const BenchmarkRef &benchmark, uint64_t seed) {
+  auto obs = tryReset(benchmark.uri);
+  if (!obs) {
+    resetError = obs.error();
+    return {};
+  }
+  resetError.reset();
+  return obs.takeValue();
+}
+
+Result<Observation> PassesEnv::tryReset(const std::string &uri) {
+  auto loaded = shared->loader->load(uri);
+  if (!loaded)
+    return loaded.error();
+  current = loaded.takeValue();
+  shared->runner->adoptHostTarget(*current.module);
+  history.clear();
+  totalReward = 0;
+  ended = false;
+
+  RewardSpec spec = *parseReward(cfg.reward);
+  auto initial = measureMetric(*current.module, spec.metric);
+  if (!initial)
+    return initial.error();
+  previousMetric = *initial;
+  rewardScale = 1;
+  if (!spec.scale.empty()) {
+    double reference = 0;
+    if (spec.scale != "Norm") {
+      auto optimized = baseline(
+          spec.metric, spec.scale == "Oz" ? "default<Oz>" : "default<O3>");
+      if (!optimized)
+        return optimized.error();
+      reference = *optimized;
+    }
+    // When the pipeline does not improve on the start, fall back to the
+    // initial value so rewards stay finite.
+    double gain = *initial - reference;
+    rewardScale = gain > 0 ? gain : std::max(*initial, 1e-9);
+  }
+  return observation();
+}
+
+StepResult PassesEnv::step(const Action &action) {
+  StepResult result;
+  if (ended) {
+    result.terminated = true;
+    result.info["error"] = "step after the episode ended; call reset";
+    return result;
+  }
+  if (!current.module) {
+    result.terminated = true;
+    result.info["error"] = "step before reset";
+    return result;
+  }
+  const auto &actions = passActions();
+  if (action.values.size() != 1 || action.values[0] < 0 ||
+      action.values[0] >= static_cast<int64_t>(actions.size())) {
+    ended = true;
+    result.terminated = true;
+    result.info["error"] = "action must be one pass index in [0, " +
+                           std::to_string(actions.size()) + ")";
+    result.obs = observation();
+    return result;
+  }
+  int index = static_cast<int>(action.values[0]);
+  const std::string &pass = actions[index].name;
+  result.info["pass"] = pass;
+  auto changed = shared->runner->run(*current.module, pass);
+  history.push_back(index);
+  if (!changed) {
+    // The module may be half-transformed: the episode ends here.
+    ended = true;
+    result.terminated = true;
+    result.info["error"] = changed.error().message;
+    return result;
+  }
+  result.info["changed"] = *changed;
+
+  RewardSpec spec = *parseReward(cfg.reward);
+  double value = previousMetric;
+  if (*changed || spec.metric == "Runtime") {
+    auto measured = measureMetric(*current.module, spec.metric);
+    if (!measured) {
+      ended = true;
+      result.terminated = true;
+      result.info["error"] = measured.error().message;
+      return result;
+    }
+    value = *measured;
+  }
+  result.reward = (previousMetric - value) / rewardScale;
+  previousMetric = value;
+  totalReward += result.reward;
+  result.info[spec.metric] = value;
+  result.obs = observation();
+  if (static_cast<int>(history.size()) >= cfg.episodeLength) {
+    ended = true;
+    result.truncated = true;
+  }
+  return result;
+}
+
+std::unique_ptr<Env> PassesEnv::fork() const {
+  std::unique_ptr<PassesEnv> copy(new PassesEnv(cfg, shared));
+  copy->current.uri = current.uri;
+  if (current.module)
+    copy->current.module = llvm::CloneModule(*current.module);
+  copy->current.runnable = current.runnable;
+  copy->current.libs = current.libs;
+  copy->current.expectedOutput = current.expectedOutput;
+  copy->history = history;
+  copy->totalReward = totalReward;
+  copy->previousMetric = previousMetric;
+  copy->rewardScale = rewardScale;
+  copy->ended = ended;
+  return copy;
+}
+
+Result<double> PassesEnv::measureMetric(const llvm::Module &module,
+                                        const std::string &metricName) {
+  if (metricName == "IrInstructionCount")
+    return static_cast<double>(instructionCount(module));
+  if (metricName == "ObjectTextSizeBytes") {
+    auto object = emitObject(module, shared->runner->targetMachine());
+    if (!object)
+      return object.error();
+    auto bytes = textSectionBytes(*object);
+    if (!bytes)
+      return bytes.error();
+    return static_cast<double>(*bytes);
+  }
+  if (metricName == "Runtime") {
+    if (!current.runnable)
+      return makeError(current.uri + ": not runnable (no main), so it has "
+                                     "no Runtime");
+    auto runtime = measureRuntime(module, shared->runner->targetMachine(),
+                                  current.libs, cfg.runtime);
+    if (!runtime)
+      return runtime.error();
+    return runtime->median;
+  }
+  return makeError("unknown metric '" + metricName + "'");
+}
+
+Result<double> PassesEnv::metric(const std::string &metricName) {
+  if (!current.module)
+    return makeError("no benchmark: call reset first");
+  return measureMetric(*current.module, metricName);
+}
+
+Result<double> PassesEnv::baseline(const std::string &metricName,
+                                   const std::string &pipeline) {
+  if (!current.module)
+    return makeError("no benchmark: call reset first");
+  std::string key = current.uri + "|" + metricName + "|" + pipeline;
+  auto cached = shared->baselines.find(key);
+  if (cached != shared->baselines.end() && metricName != "Runtime")
+    return cached->second;
+  auto pristine = shared->loader->load(current.uri);
+  if (!pristine)
+    return pristine.error();
+  shared->runner->adoptHostTarget(*pristine->module);
+  if (pipeline != "none") {
+    auto ran = shared->runner->run(*pristine->module, pipeline);
+    if (!ran)
+      return ran.error();
+  }
+  auto value = measureMetric(*pristine->module, metricName);
+  if (!value)
+    return value.error();
+  shared->baselines[key] = *value;
+  return *value;
+}
+
+Result<nlohmann::json> PassesEnv::observe(const std::string &space) {
+  if (!current.module)
+    return makeError("no benchmark: call reset first");
+  const llvm::Module &module = *current.module;
+  if (space == "InstCount" || space == "Autophase")
+    return nlohmann::json(featureVector(space, module));
+  if (space == "IrInstructionCount")
+    return nlohmann::json(instructionCount(module));
+  if (space == "Ir")
+    return nlohmann::json(printModule(module));
+  if (space == "ObjectTextSizeBytes") {
+    auto bytes = measureMetric(module, space);
+    if (!bytes)
+      return bytes.error();
+    return nlohmann::json(static_cast<int64_t>(*bytes));
+  }
+  if (space == "Runtime" || space == "Buildtime") {
+    if (!current.runnable)
+      return makeError(current.uri + ": not runnable (no main)");
+    auto runtime = measureRuntime(module, shared->runner->targetMachine(),
+                                  current.libs, cfg.runtime);
+    if (!runtime)
+      return runtime.error();
+    if (space == "Buildtime")
+      return nlohmann::json(runtime->buildSeconds);
+    return nlohmann::json{{"median", runtime->median},
+                          {"iqr", runtime->iqr},
+                          {"samples", runtime->samples}};
+  }
+  return makeError("observation space '" + space + "': expected one of " +
+                   oneOf(kObservationSpaces));
+}
+
+nlohmann::json Validation::toJson() const {
+  return {{"ok", ok()},
+          {"replay_matches", replayMatches},
+          {"output_checked", outputChecked},
+          {"output_matches", outputMatches},
+          {"errors", errors}};
+}
+
+Validation PassesEnv::validate() {
+  Validation result;
+  if (!current.module) {
+    result.errors.push_back("no benchmark: call reset first");
+    return result;
+  }
+  // 1. Replay: the same actions from the start give the same IR and reward.
+  PassesEnv replay(cfg, shared);
+  if (auto started = replay.tryReset(current.uri); !started) {
+    result.errors.push_back("replay: " + started.error().message);
+    return result;
+  }
+  for (int action : history) {
+    StepResult step = replay.step(Action{{action}});
+    if (step.info.contains("error")) {
+      result.errors.push_back("replay: " +
+                              step.info["error"].get<std::string>());
+      return result;
+    }
+  }
+  bool sameIr = printModule(replay.module()) == printModule(*current.module);
+  // Runtime rewards are measurements, so only the IR must reproduce.
+  bool sameReward = parseReward(cfg.reward)->metric == "Runtime" ||
+                    std::abs(replay.episodeReward() - totalReward) <= 1e-9;
+  result.replayMatches = sameIr && sameReward;
+  if (!sameIr)
+    result.errors.push_back("replay: the actions produced different IR");
+  if (!sameReward)
+    result.errors.push_back("replay: reward " +
+                            std::to_string(replay.episodeReward()) +
+                            " differs from " + std::to_string(totalReward));
+
+  // 2. Semantics: the optimized program prints what the unoptimized one does.
+  if (!current.runnable)
+    return result;
+  auto pristine = shared->loader->load(current.uri);
+  if (!pristine) {
+    result.errors.push_back(pristine.error().message);
+    return result;
+  }
+  shared->runner->adoptHostTarget(*pristine->module);
+  RuntimeOptions once{0, 1, cfg.runtime.timeoutSeconds};
+  auto &machine = shared->runner->targetMachine();
+  auto reference =
+      measureRuntime(*pristine->module, machine, current.libs, once);
+  if (!reference) {
+    result.errors.push_back("unoptimized build: " + reference.error().message);
+    return result;
+  }
+  auto optimized = measureRuntime(*current.module, machine, current.libs, once);
+  result.outputChecked = true;
+  if (!optimized) {
+    result.errors.push_back("optimized build: " + optimized.error().message);
+    return result;
+  }
+  result.outputMatches = optimized->output == reference->output;
+  if (!result.outputMatches)
+    result.errors.push_back("output differs from the unoptimized build");
+  if (current.expectedOutput && reference->output != *current.expectedOutput) {
+    result.outputMatches = false;
+    result.errors.push_back("unoptimized output differs from the expected "
+                            "output of the benchmark");
+  }
+  return result;
+}
+
+} // namespace rlopt::passes

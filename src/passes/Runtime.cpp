@@ -1,0 +1,60 @@
+// The Runtime observation: build, then time the program in child processes.
+#include "rlopt/passes/Runtime.h"
+#include "rlopt/passes/Codegen.h"
+#include "rlopt/passes/Subprocess.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace rlopt::passes {
+
+namespace {
+double quantile(std::vector<double> sorted, double q) {
+  double position = q * static_cast<double>(sorted.size() - 1);
+  size_t low = static_cast<size_t>(position);
+  size_t high = std::min(low + 1, sorted.size() - 1);
+  return sorted[low] + (position - low) * (sorted[high] - sorted[low]);
+}
+} // namespace
+
+Result<RuntimeMeasurement> measureRuntime(const llvm::Module &module,
+                                          llvm::TargetMachine &machine,
+                                          const std::vector<std::string> &libs,
+                                          const RuntimeOptions &options) {
+  if (options.timedRuns < 1)
+    return makeError("runtime: timed runs must be at least 1");
+  auto dir = TempDir::create("rlopt-run");
+  if (!dir)
+    return dir.error();
+  RuntimeMeasurement result;
+  auto start = std::chrono::steady_clock::now();
+  auto exe = buildExecutable(module, machine, libs, dir->path());
+  if (!exe)
+    return exe.error();
+  result.buildSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  for (int run = 0; run < options.warmupRuns + options.timedRuns; ++run) {
+    auto process = runProcess(*exe, {}, options.timeoutSeconds);
+    if (!process)
+      return makeError("program run failed: " + process.error().message);
+    if (process->exitCode != 0)
+      return makeError("program exited with code " +
+                       std::to_string(process->exitCode));
+    if (run == 0)
+      result.output = process->out;
+    else if (process->out != result.output)
+      return makeError("program output differs between runs "
+                       "(nondeterministic program)");
+    if (run >= options.warmupRuns)
+      result.samples.push_back(process->seconds);
+  }
+  std::vector<double> sorted = result.samples;
+  std::sort(sorted.begin(), sorted.end());
+  result.median = quantile(sorted, 0.5);
+  result.iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25);
+  return result;
+}
+
+} // namespace rlopt::passes

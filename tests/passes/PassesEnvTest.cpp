@@ -1,0 +1,229 @@
+#include "rlopt/passes/PassesEnv.h"
+#include "rlopt/passes/PassCatalog.h"
+#include "rlopt/passes/PassRunner.h"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace rlopt;
+using namespace rlopt::passes;
+
+namespace {
+
+const std::string kData = RLOPT_TEST_DATA "/passes";
+
+BenchmarkSources sources() {
+  BenchmarkSources s;
+  s.dataDir = RLOPT_TEST_DATA "/../../data";
+  return s;
+}
+
+std::unique_ptr<PassesEnv> makeEnv(PassesEnvConfig config = {}) {
+  auto env = PassesEnv::create(config, sources());
+  EXPECT_TRUE(env.ok()) << (env.ok() ? "" : env.error().message);
+  return env.takeValue();
+}
+
+Action pass(const std::string &name) {
+  auto index = findPassAction(name);
+  EXPECT_TRUE(index.has_value()) << name;
+  return Action{{*index}};
+}
+
+} // namespace
+
+TEST(PassCatalog, HasAboutOneHundredTwentyUniqueActions) {
+  const auto &actions = passActions();
+  EXPECT_GE(actions.size(), 110u);
+  EXPECT_LE(actions.size(), 140u);
+  std::set<std::string> names;
+  for (const auto &action : actions) {
+    EXPECT_TRUE(names.insert(action.name).second) << action.name;
+    EXPECT_FALSE(action.purpose.empty()) << action.name;
+  }
+  EXPECT_FALSE(excludedPasses().empty());
+}
+
+TEST(PassesEnv, SpacesMatchTheConfig) {
+  auto env = makeEnv();
+  EXPECT_EQ(env->spaces().observation.size(), 56);
+  ASSERT_EQ(env->spaces().action.nvec.size(), 1u);
+  EXPECT_EQ(env->spaces().action.nvec[0],
+            static_cast<int64_t>(passActions().size()));
+}
+
+TEST(PassesEnv, Mem2regShrinksTheProgramAndRewardsIt) {
+  PassesEnvConfig config;
+  config.reward = "IrInstructionCount";
+  auto env = makeEnv(config);
+  Observation obs = env->reset({kData + "/sum.c"}, 0);
+  ASSERT_FALSE(env->lastError()) << env->lastError()->message;
+  ASSERT_EQ(obs.features.size(), 56u);
+  auto before = env->observe("IrInstructionCount");
+  ASSERT_TRUE(before.ok());
+  StepResult step = env->step(pass("mem2reg"));
+  ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
+  EXPECT_TRUE(step.info["changed"].get<bool>());
+  auto after = env->observe("IrInstructionCount");
+  ASSERT_TRUE(after.ok());
+  EXPECT_LT(after->get<int64_t>(), before->get<int64_t>());
+  EXPECT_DOUBLE_EQ(step.reward, before->get<double>() - after->get<double>());
+}
+
+TEST(PassesEnv, OzRewardSumsToTheLeaderboardMetric) {
+  auto env = makeEnv(); // IrInstructionCountOz
+  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  double ic0 = *env->metric("IrInstructionCount");
+  double icOz = *env->baseline("IrInstructionCount", "default<Oz>");
+  ASSERT_LT(icOz, ic0);
+  for (const char *name : {"sroa", "instcombine", "simplifycfg", "loop-rotate",
+                           "indvars", "loop-deletion", "instcombine"})
+    env->step(pass(name));
+  double ic = *env->metric("IrInstructionCount");
+  EXPECT_NEAR(env->episodeReward(), (ic0 - ic) / (ic0 - icOz), 1e-9);
+}
+
+TEST(PassesEnv, EpisodeIsTruncatedAtItsLength) {
+  PassesEnvConfig config;
+  config.episodeLength = 3;
+  auto env = makeEnv(config);
+  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  EXPECT_FALSE(env->step(pass("dce")).truncated);
+  EXPECT_FALSE(env->step(pass("dce")).truncated);
+  EXPECT_TRUE(env->step(pass("dce")).truncated);
+  EXPECT_TRUE(env->step(pass("dce")).info.contains("error"));
+}
+
+TEST(PassesEnv, ForkIsIndependentOfItsParent) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  env->step(pass("mem2reg"));
+  std::string parentIr = printModule(env->module());
+  auto child = env->fork();
+  auto *childEnv = static_cast<PassesEnv *>(child.get());
+  EXPECT_EQ(printModule(childEnv->module()), parentIr);
+  childEnv->step(pass("instcombine"));
+  childEnv->step(pass("simplifycfg"));
+  EXPECT_NE(printModule(childEnv->module()), parentIr);
+  EXPECT_EQ(printModule(env->module()), parentIr);
+  EXPECT_EQ(env->actionHistory().size(), 1u);
+  EXPECT_EQ(childEnv->actionHistory().size(), 3u);
+  // The parent keeps working after its fork is gone.
+  child.reset();
+  StepResult step = env->step(pass("instcombine"));
+  EXPECT_FALSE(step.info.contains("error"));
+}
+
+TEST(PassesEnv, ValidatePassesAnHonestEpisode) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  for (const char *name : {"mem2reg", "instcombine", "loop-rotate", "licm",
+                           "indvars", "loop-unroll-full", "gvn"})
+    env->step(pass(name));
+  Validation validation = env->validate();
+  EXPECT_TRUE(validation.ok()) << validation.toJson().dump();
+  EXPECT_TRUE(validation.replayMatches);
+  EXPECT_TRUE(validation.outputChecked);
+  EXPECT_TRUE(validation.outputMatches);
+}
+
+TEST(PassesEnv, ValidateCatchesAMiscompiledProgram) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  env->step(pass("mem2reg"));
+  // Miscompile by hand: every integer add becomes a subtract.
+  std::vector<llvm::Instruction *> adds;
+  for (llvm::Function &function : env->mutableModule())
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &inst : block)
+        if (inst.getOpcode() == llvm::Instruction::Add)
+          adds.push_back(&inst);
+  ASSERT_FALSE(adds.empty());
+  for (llvm::Instruction *add : adds) {
+    auto *sub = llvm::BinaryOperator::CreateSub(add->getOperand(0),
+                                                add->getOperand(1), "", add);
+    add->replaceAllUsesWith(sub);
+    add->eraseFromParent();
+  }
+  Validation validation = env->validate();
+  EXPECT_FALSE(validation.ok());
+  EXPECT_TRUE(validation.outputChecked);
+  EXPECT_FALSE(validation.outputMatches);
+  EXPECT_FALSE(validation.replayMatches);
+}
+
+TEST(PassesEnv, BadInputsGetClearErrors) {
+  auto env = makeEnv();
+  auto broken = env->tryReset(kData + "/broken.c");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.error().message.find("broken.c:2"), std::string::npos)
+      << broken.error().message;
+  EXPECT_NE(broken.error().message.find("does not compile"), std::string::npos);
+
+  auto garbage = env->tryReset(kData + "/garbage.bc");
+  ASSERT_FALSE(garbage.ok());
+  EXPECT_NE(garbage.error().message.find("garbage.bc"), std::string::npos);
+
+  auto unknown = env->tryReset("benchmark://rlopt-v0/no-such-program");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("unknown benchmark"),
+            std::string::npos);
+
+  auto scheme = env->tryReset("cbench://qsort");
+  ASSERT_FALSE(scheme.ok());
+  EXPECT_NE(scheme.error().message.find("unknown benchmark URI scheme"),
+            std::string::npos);
+
+  auto missing = env->tryReset(kData + "/missing.ll");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("no such file"), std::string::npos);
+
+  // reset() reports the same error through lastError().
+  Observation obs = env->reset({kData + "/broken.c"}, 0);
+  EXPECT_TRUE(obs.features.empty());
+  ASSERT_TRUE(env->lastError().has_value());
+}
+
+TEST(PassesEnv, UnknownPassAndBadActionsAreErrorsNotCrashes) {
+  EXPECT_FALSE(findPassAction("no-such-pass").has_value());
+  auto runner = PassRunner::create();
+  ASSERT_TRUE(runner.ok());
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset(kData + "/identity.ll").ok());
+  auto ran = (*runner)->run(env->mutableModule(), "no-such-pass");
+  ASSERT_FALSE(ran.ok());
+  EXPECT_NE(ran.error().message.find("no-such-pass"), std::string::npos);
+
+  StepResult step = env->step(Action{{-1}});
+  EXPECT_TRUE(step.terminated);
+  EXPECT_TRUE(step.info.contains("error"));
+}
+
+TEST(PassesEnv, IrFilesWithoutATripleGetTheHostOne) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset(kData + "/identity.ll").ok());
+  EXPECT_FALSE(env->module().getTargetTriple().empty());
+  EXPECT_FALSE(env->runnable());
+  StepResult step = env->step(pass("instcombine"));
+  EXPECT_TRUE(step.info["changed"].get<bool>());
+  EXPECT_EQ(env->observe("IrInstructionCount")->get<int64_t>(), 1);
+  auto runtime = env->observe("Runtime");
+  ASSERT_FALSE(runtime.ok());
+  EXPECT_NE(runtime.error().message.find("not runnable"), std::string::npos);
+}
+
+TEST(PassesEnv, ConfigRejectsUnknownKeysAndSpaces) {
+  auto unknownKey = PassesEnvConfig::fromJson({{"rewrad", "x"}}, "c.json");
+  ASSERT_FALSE(unknownKey.ok());
+  EXPECT_NE(unknownKey.error().message.find("rewrad"), std::string::npos);
+  PassesEnvConfig badReward;
+  badReward.reward = "Speed";
+  EXPECT_FALSE(PassesEnv::create(badReward, sources()).ok());
+  PassesEnvConfig badObservation;
+  badObservation.observation = "Ir";
+  EXPECT_FALSE(PassesEnv::create(badObservation, sources()).ok());
+}
