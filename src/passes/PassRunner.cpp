@@ -11,14 +11,33 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <cstdlib>
 #include <mutex>
 
 namespace rlopt::passes {
+
+namespace {
+
+thread_local std::string fatalReason;
+
+/// LLVM's fatal errors (report_fatal_error) exit the process by default;
+/// inside a recovery context they end only the pass that raised them.
+void recoverFromFatalError(void *, const char *reason, bool) {
+  if (auto *recovery = llvm::CrashRecoveryContext::GetCurrent()) {
+    fatalReason = reason;
+    recovery->HandleExit(1);
+  }
+  llvm::errs() << "LLVM ERROR: " << reason << "\n";
+  std::exit(1);
+}
+
+} // namespace
 
 PassRunner::PassRunner(std::unique_ptr<llvm::TargetMachine> machine)
     : machine(std::move(machine)) {}
@@ -33,6 +52,7 @@ Result<std::shared_ptr<PassRunner>> PassRunner::create() {
     llvm::InitializeNativeTargetAsmParser();
     // Turns a crash inside a pass into an error for this step only.
     llvm::CrashRecoveryContext::Enable();
+    llvm::install_fatal_error_handler(recoverFromFatalError);
   });
   std::string triple = llvm::sys::getProcessTriple();
   std::string message;
@@ -78,9 +98,12 @@ Result<bool> PassRunner::run(llvm::Module &module,
 
   uint64_t before = structuralHash(module);
   llvm::CrashRecoveryContext recovery;
+  fatalReason.clear();
   bool completed = recovery.RunSafely([&] { manager.run(module, mam); });
   if (!completed)
-    return makeError("pass '" + pipeline + "' crashed inside LLVM");
+    return makeError("pass '" + pipeline + "' " +
+                     (fatalReason.empty() ? "crashed inside LLVM"
+                                          : "failed: " + fatalReason));
 
   std::string problems;
   llvm::raw_string_ostream stream(problems);

@@ -233,7 +233,8 @@ StepResult PassesEnv::step(const Action &action) {
   int index = static_cast<int>(action.values[0]);
   const std::string &pass = actions[index].name;
   result.info["pass"] = pass;
-  auto changed = shared->runner->run(*current.module, pass);
+  auto changed =
+      shared->runner->run(*current.module, actions[index].pipelineText());
   history.push_back(index);
   if (!changed) {
     // The module may be half-transformed: the episode ends here.

@@ -13,6 +13,12 @@ struct PassAction {
   std::string name;    ///< the pipeline text, e.g. "licm" or "gvn<no-pre>"
   std::string level;   ///< module, cgscc, function, loop or loopnest
   std::string purpose; ///< one line: what it rewrites
+  /// The pipeline text that runs it when it differs from the name, e.g.
+  /// instcombine without LLVM 19's fixpoint self-check (which aborts).
+  std::string pipeline;
+  const std::string &pipelineText() const {
+    return pipeline.empty() ? name : pipeline;
+  }
 };
 
 /// A pass that is deliberately not an action, and why.

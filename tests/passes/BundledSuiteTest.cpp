@@ -1,0 +1,92 @@
+#include "rlopt/passes/PassCatalog.h"
+#include "rlopt/passes/PassRunner.h"
+#include "rlopt/passes/PassesEnv.h"
+
+#include <gtest/gtest.h>
+
+using namespace rlopt;
+using namespace rlopt::passes;
+
+namespace {
+
+BenchmarkSources bundledSources() {
+  BenchmarkSources sources;
+  sources.dataDir = RLOPT_TEST_DATA "/../../data";
+  return sources;
+}
+
+std::vector<std::string> bundledUris() {
+  BenchmarkLoader loader(bundledSources(), nullptr);
+  return loader.bundledUris();
+}
+
+} // namespace
+
+TEST(BundledSuite, HasTwentyOrMorePrograms) {
+  EXPECT_GE(bundledUris().size(), 20u);
+}
+
+// Every action, on a fork of every bundled program's start state, runs and
+// leaves a valid module.
+TEST(BundledSuite, EveryActionRunsOnEveryProgram) {
+  auto env = PassesEnv::create({}, bundledSources());
+  ASSERT_TRUE(env.ok());
+  for (const std::string &uri : bundledUris()) {
+    auto started = (*env)->tryReset(uri);
+    ASSERT_TRUE(started.ok()) << started.error().message;
+    for (size_t a = 0; a < passActions().size(); ++a) {
+      auto trial = (*env)->fork();
+      StepResult step = trial->step(Action{{static_cast<int64_t>(a)}});
+      EXPECT_FALSE(step.info.contains("error"))
+          << uri << " " << passActions()[a].name << ": " << step.info.dump();
+    }
+  }
+}
+
+// After mem2reg, which most sequences start with, every action still runs.
+TEST(BundledSuite, EveryActionRunsAfterMem2reg) {
+  auto env = PassesEnv::create({}, bundledSources());
+  ASSERT_TRUE(env.ok());
+  for (const std::string &uri : bundledUris()) {
+    ASSERT_TRUE((*env)->tryReset(uri).ok());
+    (*env)->step(Action{{*findPassAction("mem2reg")}});
+    for (size_t a = 0; a < passActions().size(); ++a) {
+      auto trial = (*env)->fork();
+      StepResult step = trial->step(Action{{static_cast<int64_t>(a)}});
+      EXPECT_FALSE(step.info.contains("error"))
+          << uri << " " << passActions()[a].name << ": " << step.info.dump();
+    }
+  }
+}
+
+// A bundled program's unoptimized build prints its expected output, and -Oz
+// and -O3 keep it: the suite's reference outputs are trustworthy.
+TEST(BundledSuite, ProgramsPrintTheirExpectedOutput) {
+  auto env = PassesEnv::create({}, bundledSources());
+  ASSERT_TRUE(env.ok());
+  for (const std::string &uri : {std::string("benchmark://rlopt-v0/qsort"),
+                                 std::string("benchmark://rlopt-v0/sha256")}) {
+    ASSERT_TRUE((*env)->tryReset(uri).ok());
+    Validation validation = (*env)->validate();
+    EXPECT_TRUE(validation.ok()) << uri << validation.toJson().dump();
+    EXPECT_TRUE(validation.outputChecked);
+  }
+}
+
+// LLVM's fatal errors (here instcombine's fixpoint self-check, which the
+// action list turns off) end the pass with an error, not the process.
+TEST(BundledSuite, AFatalLlvmErrorIsAnErrorNotAnExit) {
+  auto env = PassesEnv::create({}, bundledSources());
+  ASSERT_TRUE(env.ok());
+  ASSERT_TRUE((*env)->tryReset("benchmark://rlopt-v0/editdist").ok());
+  auto runner = PassRunner::create();
+  ASSERT_TRUE(runner.ok());
+  auto ran = (*runner)->run((*env)->mutableModule(), "instcombine");
+  ASSERT_FALSE(ran.ok());
+  EXPECT_NE(ran.error().message.find("fixpoint"), std::string::npos)
+      << ran.error().message;
+  // The action named instcombine runs without the self-check.
+  ASSERT_TRUE((*env)->tryReset("benchmark://rlopt-v0/editdist").ok());
+  StepResult step = (*env)->step(Action{{*findPassAction("instcombine")}});
+  EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
+}

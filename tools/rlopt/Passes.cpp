@@ -1,0 +1,326 @@
+// rlopt passes list|run|search|eval|train: the LLVM pass-ordering
+// environment from the command line.
+#include "Args.h"
+
+#include "rlopt/agent/SequenceSearch.h"
+#include "rlopt/core/File.h"
+#include "rlopt/core/Json.h"
+#include "rlopt/eval/PassesEval.h"
+#include "rlopt/passes/Features.h"
+#include "rlopt/passes/PassCatalog.h"
+#include "rlopt/passes/PassRunner.h"
+#include "rlopt/passes/PassesEnv.h"
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+
+namespace rlopt::tool {
+
+namespace {
+
+using nlohmann::json;
+
+passes::BenchmarkSources defaultSources() {
+  passes::BenchmarkSources sources;
+  sources.dataDir = RLOPT_DATA_DIR;
+  return sources;
+}
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ','))
+    if (!item.empty())
+      items.push_back(item);
+  return items;
+}
+
+/// Reads --reward, --observation and --episode-length into an env config.
+std::optional<std::string> readEnvOptions(const Args &args,
+                                          passes::PassesEnvConfig &config) {
+  if (args.has("config")) {
+    auto loaded = readJsonFile(args.get("config"));
+    if (!loaded)
+      return loaded.error().message;
+    auto parsed =
+        passes::PassesEnvConfig::fromJson(*loaded, args.get("config"));
+    if (!parsed)
+      return parsed.error().message;
+    config = *parsed;
+  }
+  if (args.has("reward"))
+    config.reward = args.get("reward");
+  std::string error;
+  config.episodeLength = static_cast<int>(
+      args.getInt("episode-length", config.episodeLength, 1, 100000, error));
+  if (!error.empty())
+    return error;
+  return std::nullopt;
+}
+
+int runList(int argc, char **argv) {
+  Args args({}, {"json"});
+  if (auto error = args.parse(argc, argv, 3))
+    return fail("passes list: " + *error);
+  passes::BenchmarkLoader loader(defaultSources(), nullptr);
+  const auto &actions = passes::passActions();
+  if (args.has("json")) {
+    json out = {{"actions", json::array()},
+                {"excluded", json::array()},
+                {"observation_spaces", passes::kObservationSpaces},
+                {"reward_spaces", passes::kRewardSpaces},
+                {"benchmarks", loader.bundledUris()}};
+    for (const auto &action : actions)
+      out["actions"].push_back({{"name", action.name},
+                                {"level", action.level},
+                                {"purpose", action.purpose}});
+    for (const auto &excluded : passes::excludedPasses())
+      out["excluded"].push_back(
+          {{"passes", excluded.name}, {"reason", excluded.reason}});
+    std::cout << out.dump(2) << "\n";
+    return ExitOk;
+  }
+  std::printf("%zu actions (LLVM 19 new pass manager):\n", actions.size());
+  for (size_t i = 0; i < actions.size(); ++i)
+    std::printf("  %3zu  %-34s %-9s %s\n", i, actions[i].name.c_str(),
+                actions[i].level.c_str(), actions[i].purpose.c_str());
+  std::printf("\nnot actions:\n");
+  for (const auto &excluded : passes::excludedPasses())
+    std::printf("  %s\n    why: %s\n", excluded.name.c_str(),
+                excluded.reason.c_str());
+  std::printf("\nbundled benchmarks:\n");
+  for (const auto &uri : loader.bundledUris())
+    std::printf("  %s\n", uri.c_str());
+  return ExitOk;
+}
+
+int runRun(int argc, char **argv) {
+  Args args({"passes", "pipeline", "observation", "o", "config", "reward"},
+            {"json", "validate"});
+  if (auto error = args.parse(argc, argv, 3))
+    return fail("passes run: " + *error);
+  if (args.positional().size() != 1)
+    return fail("passes run: expected one benchmark URI or file");
+  passes::PassesEnvConfig config;
+  config.episodeLength = 1 << 20;
+  if (auto error = readEnvOptions(args, config))
+    return fail("passes run: " + *error);
+  auto env = passes::PassesEnv::create(config, defaultSources());
+  if (!env)
+    return fail(env.error().message);
+  const std::string uri = args.positional()[0];
+  if (auto started = (*env)->tryReset(uri); !started)
+    return fail(started.error().message);
+
+  std::vector<std::string> names = splitList(args.get("passes"));
+  std::vector<int> indices;
+  for (const auto &name : names) {
+    auto index = passes::findPassAction(name);
+    if (!index)
+      return fail("passes run: unknown pass '" + name +
+                  "' (rlopt passes list shows the actions)");
+    indices.push_back(*index);
+  }
+  double ic0 = *(*env)->metric("IrInstructionCount");
+  json steps = json::array();
+  for (int index : indices) {
+    StepResult step = (*env)->step(Action{{index}});
+    steps.push_back(step.info);
+    if (step.info.contains("error"))
+      return fail(uri + ": " + step.info["error"].get<std::string>(),
+                  ExitFailure);
+  }
+  if (args.has("pipeline")) {
+    auto runner = passes::PassRunner::create();
+    if (!runner)
+      return fail(runner.error().message);
+    auto ran = (*runner)->run((*env)->mutableModule(), args.get("pipeline"));
+    if (!ran)
+      return fail(ran.error().message);
+  }
+
+  json out = {{"benchmark", uri},
+              {"passes", names},
+              {"reward_space", config.reward},
+              {"reward", (*env)->episodeReward()},
+              {"ic0", ic0},
+              {"ic", *(*env)->metric("IrInstructionCount")}};
+  for (const char *pipeline : {"default<Oz>", "default<O3>"}) {
+    auto value = (*env)->baseline("IrInstructionCount", pipeline);
+    if (value)
+      out[std::string("ic_") + (pipeline[9] == 'z' ? "oz" : "o3")] = *value;
+  }
+  for (const auto &space : splitList(args.get("observation"))) {
+    auto value = (*env)->observe(space);
+    if (!value)
+      return fail(value.error().message, ExitFailure);
+    out["observations"][space] = *value;
+  }
+  int exitCode = ExitOk;
+  if (args.has("validate")) {
+    passes::Validation validation = (*env)->validate();
+    out["validation"] = validation.toJson();
+    if (!validation.ok())
+      exitCode = ExitFailure;
+  }
+  if (args.has("o")) {
+    if (Status written = writeFileAtomically(
+            args.get("o"), passes::printModule((*env)->module()));
+        !written)
+      return fail(written.error().message, ExitFailure);
+  }
+  if (args.has("json")) {
+    std::cout << out.dump(2) << "\n";
+    return exitCode;
+  }
+  std::printf("%s: %zu passes\n", uri.c_str(), names.size());
+  std::printf("  instructions  %.0f -> %.0f   (-Oz %.0f, -O3 %.0f)\n", ic0,
+              out["ic"].get<double>(), out.value("ic_oz", 0.0),
+              out.value("ic_o3", 0.0));
+  std::printf("  reward (%s)  %.4f\n", config.reward.c_str(),
+              (*env)->episodeReward());
+  json observations = out.value("observations", json::object());
+  for (const auto &[space, value] : observations.items())
+    std::printf("  %s  %s\n", space.c_str(),
+                value.is_string() ? value.get<std::string>().c_str()
+                                  : value.dump().c_str());
+  if (out.contains("validation"))
+    std::printf(
+        "  validation  %s\n",
+        out["validation"]["ok"].get<bool>()
+            ? "ok"
+            : out["validation"]["errors"][0].get<std::string>().c_str());
+  return exitCode;
+}
+
+std::vector<std::string> suiteUris(const Args &args, std::string &error) {
+  std::vector<std::string> uris = args.positional();
+  if (args.has("suite")) {
+    if (args.get("suite") != "rlopt-v0") {
+      error = "unknown suite '" + args.get("suite") + "' (expected rlopt-v0)";
+      return {};
+    }
+    passes::BenchmarkLoader loader(defaultSources(), nullptr);
+    auto bundled = loader.bundledUris();
+    uris.insert(uris.end(), bundled.begin(), bundled.end());
+  }
+  if (uris.empty())
+    error = "expected benchmark URIs or --suite rlopt-v0";
+  return uris;
+}
+
+void printTable(const std::string &agent,
+                const std::vector<eval::PassesOutcome> &outcomes) {
+  std::printf("%-40s %7s %7s %7s %7s %11s %8s\n", "benchmark", "IC0", "IC_Oz",
+              "IC_O3", "IC", "(IC0-IC)/", "IC_Oz/IC");
+  std::printf("%-40s %7s %7s %7s %7s %11s %8s\n", "", "", "", "", agent.c_str(),
+              "(IC0-IC_Oz)", "");
+  for (const auto &o : outcomes) {
+    if (!o.error.empty()) {
+      std::printf("%-40s FAILED: %s\n", o.uri.c_str(), o.error.c_str());
+      continue;
+    }
+    std::printf("%-40s %7.0f %7.0f %7.0f %7.0f %11.3f %8.3f\n", o.uri.c_str(),
+                o.ic0, o.icOz, o.icO3, o.ic, o.leaderboard(), o.ozRatio());
+  }
+  eval::PassesSummary summary = eval::summarize(outcomes);
+  std::printf("geomean (IC0-IC)/(IC0-IC_Oz) %.3f (mean %.3f; %d <= 0)   "
+              "geomean IC_Oz/IC %.3f   %d ok, %d failed\n",
+              summary.geomeanLeaderboard, summary.meanLeaderboard,
+              summary.nonPositive, summary.geomeanOzRatio, summary.succeeded,
+              summary.failed);
+}
+
+int runEvalOrSearch(int argc, char **argv, bool search) {
+  Args args(
+      {"agent", "suite", "out", "seed", "episode-length", "config", "reward"},
+      {"json", "no-validate"});
+  std::string name = search ? "passes search" : "passes eval";
+  if (auto error = args.parse(argc, argv, 3))
+    return fail(name + ": " + *error);
+  std::string error;
+  auto uris = suiteUris(args, error);
+  if (!error.empty())
+    return fail(name + ": " + error);
+  eval::PassesEvalOptions options;
+  options.agent = args.get("agent", search ? "greedy" : "");
+  if (options.agent.empty())
+    return fail(name + ": --agent is required");
+  options.sources = defaultSources();
+  options.seed = args.getInt("seed", 0, 0, 1l << 40, error);
+  if (auto envError = readEnvOptions(args, options.env))
+    return fail(name + ": " + *envError);
+  if (!error.empty())
+    return fail(name + ": " + error);
+  options.validate = !args.has("no-validate");
+  options.progress = !args.has("json") && uris.size() > 1;
+  if (!search && !args.has("out"))
+    return fail(name + ": --out DIR is required");
+
+  auto outcomes = eval::evaluatePasses(uris, options);
+  if (!outcomes)
+    return fail(name + ": " + outcomes.error().message);
+  if (args.has("out"))
+    if (Status written =
+            eval::writePassesResults(args.get("out"), options.agent, *outcomes);
+        !written)
+      return fail(written.error().message, ExitFailure);
+  if (args.has("json")) {
+    json results = json::array();
+    for (const auto &o : *outcomes)
+      results.push_back(o.toJson());
+    std::cout << json{{"agent", options.agent},
+                      {"summary", eval::summarize(*outcomes).toJson()},
+                      {"results", results}}
+                     .dump(2)
+              << "\n";
+  } else {
+    printTable(options.agent, *outcomes);
+    if (search)
+      for (const auto &o : *outcomes) {
+        std::string passes;
+        for (const auto &p : o.passes)
+          passes += (passes.empty() ? "" : ",") + p;
+        std::printf("%s passes: %s\n", o.uri.c_str(), passes.c_str());
+      }
+  }
+  for (const auto &o : *outcomes)
+    if (!o.error.empty())
+      return ExitFailure;
+  return ExitOk;
+}
+
+} // namespace
+
+int runPasses(int argc, char **argv) {
+  static const char *usage =
+      "usage: rlopt passes <command>\n"
+      "  list [--json]                        actions, spaces, benchmarks\n"
+      "  run URI [--passes P,P,...] [--pipeline TEXT] [--observation S,S]\n"
+      "      [--reward R] [-o OUT.ll] [--validate] [--json]\n"
+      "  search URI... --agent greedy|random:SECONDS [--seed S]\n"
+      "      [--episode-length N] [--json]\n"
+      "  eval (--suite rlopt-v0 | URI...) --agent Oz|O3|greedy|random:SECONDS|"
+      "policy:PATH\n"
+      "      --out DIR [--episode-length N] [--no-validate] [--json]\n"
+      "  train --agent ppo|a2c|dqn|sac --out RUN [--config C] [--resume]\n";
+  if (argc < 3 || !std::strcmp(argv[2], "--help")) {
+    std::cout << usage;
+    return argc < 3 ? ExitUsage : ExitOk;
+  }
+  std::string command = argv[2];
+  if (command == "list")
+    return runList(argc, argv);
+  if (command == "run")
+    return runRun(argc, argv);
+  if (command == "search")
+    return runEvalOrSearch(argc, argv, true);
+  if (command == "eval")
+    return runEvalOrSearch(argc, argv, false);
+  return fail("passes: unknown command '" + command + "'\n" + usage);
+}
+
+} // namespace rlopt::tool
