@@ -227,3 +227,36 @@ TEST(PassesEnv, ConfigRejectsUnknownKeysAndSpaces) {
   badObservation.observation = "Ir";
   EXPECT_FALSE(PassesEnv::create(badObservation, sources()).ok());
 }
+
+TEST(PassesEnv, GeneratedProgramsLoadBySeed) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset("generator://llvm-stress-v0/3").ok());
+  EXPECT_FALSE(env->runnable());
+  EXPECT_GT(env->observe("IrInstructionCount")->get<int64_t>(), 50);
+
+  ASSERT_TRUE(env->tryReset("generator://csmith-v0/7").ok());
+  EXPECT_TRUE(env->runnable());
+  int64_t csmithSize = env->observe("IrInstructionCount")->get<int64_t>();
+  EXPECT_GT(csmithSize, 100);
+  // The same seed gives the same program; another seed another one.
+  ASSERT_TRUE(env->tryReset("generator://csmith-v0/7").ok());
+  EXPECT_EQ(env->observe("IrInstructionCount")->get<int64_t>(), csmithSize);
+  ASSERT_TRUE(env->tryReset("generator://csmith-v0/8").ok());
+  EXPECT_NE(env->observe("IrInstructionCount")->get<int64_t>(), csmithSize);
+
+  auto badSeed = env->tryReset("generator://csmith-v0/seven");
+  ASSERT_FALSE(badSeed.ok());
+  EXPECT_NE(badSeed.error().message.find("expected a decimal seed"),
+            std::string::npos);
+}
+
+TEST(PassesEnv, ACsmithEpisodeValidates) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset("generator://csmith-v0/7").ok());
+  for (const char *name : {"sroa", "instcombine", "gvn", "simplifycfg", "licm",
+                           "loop-unroll", "dse"})
+    env->step(pass(name));
+  Validation validation = env->validate();
+  EXPECT_TRUE(validation.ok()) << validation.toJson().dump();
+  EXPECT_TRUE(validation.outputChecked);
+}
