@@ -3,6 +3,7 @@
 #include "rlopt/eval/PassesEval.h"
 
 #include "rlopt/agent/SequenceSearch.h"
+#include "rlopt/agent/discrete/Policy.h"
 #include "rlopt/core/File.h"
 #include "rlopt/core/Progress.h"
 #include "rlopt/passes/PassCatalog.h"
@@ -59,11 +60,25 @@ std::vector<std::string> passNames(const std::vector<Action> &actions) {
 
 /// Runs the agent; returns its pass list (empty for the fixed pipelines,
 /// whose count comes from the baseline).
-Result<std::vector<Action>> runAgent(passes::PassesEnv &env,
-                                     const std::string &uri,
-                                     const PassesEvalOptions &options) {
+Result<std::vector<Action>>
+runAgent(passes::PassesEnv &env, const std::string &uri,
+         const PassesEvalOptions &options,
+         const agent::discrete::DiscretePolicy *policy) {
   const std::string &agent = options.agent;
   BenchmarkRef benchmark{uri};
+  if (policy) {
+    auto episode = agent::discrete::runGreedyEpisode(*policy, env, benchmark,
+                                                     options.seed);
+    if (!episode)
+      return episode.error();
+    std::vector<Action> actions;
+    for (int64_t value : episode->actions)
+      actions.push_back(Action{{value}});
+    // An action that failed ends the episode; keep only the ones that ran.
+    if (episode->finalInfo.contains("error") && !actions.empty())
+      actions.pop_back();
+    return actions;
+  }
   if (agent.rfind("random:", 0) == 0) {
     agent::SearchBudget budget;
     budget.maxSeconds = std::stod(agent.substr(7));
@@ -85,6 +100,8 @@ Result<std::vector<Action>> runAgent(passes::PassesEnv &env,
 Status checkAgent(const std::string &agent) {
   if (agent == "Oz" || agent == "O3" || agent == "greedy")
     return Status::success();
+  if (agent.rfind("policy:", 0) == 0)
+    return Status::success();
   if (agent.rfind("random:", 0) == 0) {
     char *end = nullptr;
     double seconds = std::strtod(agent.c_str() + 7, &end);
@@ -94,11 +111,12 @@ Status checkAgent(const std::string &agent) {
                      "': expected random:SECONDS with SECONDS > 0");
   }
   return makeError("agent '" + agent +
-                   "': expected Oz, O3, greedy or random:SECONDS");
+                   "': expected Oz, O3, greedy, random:SECONDS or policy:PATH");
 }
 
 PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
-                          const PassesEvalOptions &options) {
+                          const PassesEvalOptions &options,
+                          const agent::discrete::DiscretePolicy *policy) {
   PassesOutcome outcome;
   outcome.uri = uri;
   auto started = env.tryReset(uri);
@@ -126,7 +144,7 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
     outcome.validated = true;
     return outcome;
   }
-  auto actions = runAgent(env, uri, options);
+  auto actions = runAgent(env, uri, options, policy);
   outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (!actions) {
     outcome.error = actions.error().message;
@@ -180,12 +198,21 @@ evaluatePasses(const std::vector<std::string> &uris,
   auto env = passes::PassesEnv::create(config, options.sources);
   if (!env)
     return env.error();
+  std::optional<agent::discrete::DiscretePolicy> policy;
+  if (options.agent.rfind("policy:", 0) == 0) {
+    auto loaded = agent::discrete::DiscretePolicy::load(options.agent.substr(7),
+                                                        (*env)->spaces());
+    if (!loaded)
+      return loaded.error();
+    policy.emplace(loaded.takeValue());
+  }
   std::vector<PassesOutcome> outcomes;
   ProgressBar bar("passes eval " + options.agent, uris.size());
   for (size_t i = 0; i < uris.size(); ++i) {
     if (options.progress)
       bar.update(i, uris[i]);
-    outcomes.push_back(evaluateOne(**env, uris[i], options));
+    outcomes.push_back(
+        evaluateOne(**env, uris[i], options, policy ? &*policy : nullptr));
   }
   if (options.progress)
     bar.finish();

@@ -3,6 +3,8 @@
 #include "rlopt/passes/Benchmark.h"
 #include "rlopt/passes/Subprocess.h"
 
+#include "rlopt/core/Json.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -123,6 +125,29 @@ std::vector<std::string> BenchmarkLoader::bundledUris() const {
     if (entry.path().extension() == ".c")
       uris.push_back(kBundledPrefix + entry.path().stem().string());
   std::sort(uris.begin(), uris.end());
+  return uris;
+}
+
+Result<std::vector<std::string>>
+BenchmarkLoader::bundledSplit(const std::string &split) const {
+  if (split == "all")
+    return bundledUris();
+  if (split != "train" && split != "test")
+    return makeError("split '" + split + "': expected train, test or all");
+  std::string path = bundledDir(src) + "/splits.json";
+  auto splits = readJsonFile(path);
+  if (!splits)
+    return splits.error();
+  auto names = splits->find(split);
+  if (names == splits->end() || !names->is_array())
+    return makeError(path + ": expected a \"" + split + "\" array");
+  std::vector<std::string> uris;
+  for (const auto &name : *names) {
+    if (!name.is_string() ||
+        !fs::exists(bundledDir(src) + "/" + name.get<std::string>() + ".c"))
+      return makeError(path + ": " + name.dump() + " is not a bundled program");
+    uris.push_back(kBundledPrefix + name.get<std::string>());
+  }
   return uris;
 }
 

@@ -18,6 +18,8 @@
 
 namespace rlopt::tool {
 
+int runPassesTrain(int argc, char **argv);
+
 namespace {
 
 using nlohmann::json;
@@ -204,8 +206,12 @@ std::vector<std::string> suiteUris(const Args &args, std::string &error) {
       return {};
     }
     passes::BenchmarkLoader loader(defaultSources(), nullptr);
-    auto bundled = loader.bundledUris();
-    uris.insert(uris.end(), bundled.begin(), bundled.end());
+    auto bundled = loader.bundledSplit(args.get("split", "all"));
+    if (!bundled) {
+      error = bundled.error().message;
+      return {};
+    }
+    uris.insert(uris.end(), bundled->begin(), bundled->end());
   }
   if (uris.empty())
     error = "expected benchmark URIs or --suite rlopt-v0";
@@ -214,9 +220,10 @@ std::vector<std::string> suiteUris(const Args &args, std::string &error) {
 
 void printTable(const std::string &agent,
                 const std::vector<eval::PassesOutcome> &outcomes) {
+  std::printf("agent: %s\n", agent.c_str());
   std::printf("%-40s %7s %7s %7s %7s %11s %8s\n", "benchmark", "IC0", "IC_Oz",
               "IC_O3", "IC", "(IC0-IC)/", "IC_Oz/IC");
-  std::printf("%-40s %7s %7s %7s %7s %11s %8s\n", "", "", "", "", agent.c_str(),
+  std::printf("%-40s %7s %7s %7s %7s %11s %8s\n", "", "", "", "", "",
               "(IC0-IC_Oz)", "");
   for (const auto &o : outcomes) {
     if (!o.error.empty()) {
@@ -303,10 +310,12 @@ int runPasses(int argc, char **argv) {
       "      [--reward R] [-o OUT.ll] [--validate] [--json]\n"
       "  search URI... --agent greedy|random:SECONDS [--seed S]\n"
       "      [--episode-length N] [--json]\n"
-      "  eval (--suite rlopt-v0 | URI...) --agent Oz|O3|greedy|random:SECONDS|"
-      "policy:PATH\n"
+      "  eval (--suite rlopt-v0 [--split train|test|all] | URI...)\n"
+      "      --agent Oz|O3|greedy|random:SECONDS|policy:PATH\n"
       "      --out DIR [--episode-length N] [--no-validate] [--json]\n"
-      "  train --agent ppo|a2c|dqn|sac --out RUN [--config C] [--resume]\n";
+      "  train --agent ppo|a2c|dqn|sac --out RUN [--config C] [--resume]\n"
+      "      [--split train] [--reward R] [--observation O]\n"
+      "      [--episode-length N] [--iterations N] [--seed S]\n";
   if (argc < 3 || !std::strcmp(argv[2], "--help")) {
     std::cout << usage;
     return argc < 3 ? ExitUsage : ExitOk;
@@ -320,6 +329,8 @@ int runPasses(int argc, char **argv) {
     return runEvalOrSearch(argc, argv, true);
   if (command == "eval")
     return runEvalOrSearch(argc, argv, false);
+  if (command == "train")
+    return runPassesTrain(argc, argv);
   return fail("passes: unknown command '" + command + "'\n" + usage);
 }
 

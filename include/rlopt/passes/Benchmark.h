@@ -50,6 +50,9 @@ public:
 
   /// The URIs of the bundled suite, sorted.
   std::vector<std::string> bundledUris() const;
+  /// The URIs of one split ("train" or "test", from the suite's
+  /// splits.json) or "all".
+  Result<std::vector<std::string>> bundledSplit(const std::string &split) const;
 
   const BenchmarkSources &sources() const { return src; }
   llvm::LLVMContext &context() { return *ctx; }
