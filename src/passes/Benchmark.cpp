@@ -199,8 +199,13 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
     if (!dir)
       return dir.error();
     std::string cPath = dir->file("csmith.c");
+    // Csmith also writes platform.info into its working directory, so it
+    // runs inside the scratch directory.
     auto run = runProcess(
-        src.csmith, {"--seed", std::to_string(*seed), "--output", cPath}, 60);
+        "sh",
+        {"-c", "cd '" + dir->path() + "' && exec '" + src.csmith + "' --seed " +
+                   std::to_string(*seed) + " --output csmith.c"},
+        60);
     if (!run)
       return run.error();
     if (run->exitCode != 0)
