@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace rlopt;
 using namespace rlopt::passes;
 
@@ -89,4 +91,19 @@ TEST(BundledSuite, AFatalLlvmErrorIsAnErrorNotAnExit) {
   ASSERT_TRUE((*env)->tryReset("benchmark://rlopt-v0/editdist").ok());
   StepResult step = (*env)->step(Action{{*findPassAction("instcombine")}});
   EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
+}
+
+TEST(BundledSuite, EveryProgramIsInExactlyOneSplit) {
+  BenchmarkLoader loader(bundledSources(), nullptr);
+  auto train = loader.bundledSplit("train");
+  auto test = loader.bundledSplit("test");
+  ASSERT_TRUE(train.ok()) << train.error().message;
+  ASSERT_TRUE(test.ok()) << test.error().message;
+  std::set<std::string> seen;
+  for (const auto *split : {&*train, &*test})
+    for (const auto &uri : *split)
+      EXPECT_TRUE(seen.insert(uri).second) << uri << " is in two splits";
+  EXPECT_EQ(seen.size(), loader.bundledUris().size());
+  EXPECT_GE(test->size(), 5u);
+  EXPECT_FALSE(loader.bundledSplit("validation").ok());
 }
