@@ -1,0 +1,53 @@
+#ifndef RLOPT_AGENT_DISCRETE_DQN_H
+#define RLOPT_AGENT_DISCRETE_DQN_H
+
+#include "rlopt/agent/discrete/NetworkConfig.h"
+#include "rlopt/agent/discrete/Training.h"
+#include "rlopt/core/Env.h"
+
+#include <vector>
+
+namespace rlopt::agent::discrete {
+
+/// Every DQN hyperparameter, named once. Defaults are the Nature DQN
+/// paper's (Mnih et al. 2015) where they do not depend on the scale of
+/// Atari; the paper's value is beside those scaled down for compiler
+/// episodes of tens of steps.
+struct DqnConfig {
+  static constexpr const char *algorithm = "dqn";
+
+  double learningRate = 2.5e-4; ///< paper (with RMSprop); Adam here
+  double gamma = 0.99;
+  int bufferSize = 100000; ///< paper: 1000000
+  int batchSize = 32;
+  int learningStarts = 1000;    ///< paper: 50000
+  int trainEvery = 4;           ///< environment steps between updates
+  int targetUpdateEvery = 1000; ///< environment steps; paper: 10000 updates
+  double startEpsilon = 1.0;
+  double endEpsilon = 0.05;     ///< paper: 0.1 (CleanRL: 0.05)
+  int explorationSteps = 10000; ///< linear ε decay; paper: 1000000
+  double huberDelta = 1.0;      ///< the paper's error clipping to [-1, 1]
+  /// Whole episodes are run until at least this many steps.
+  int stepsPerIteration = 256;
+  int iterations = 100;
+  int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
+  int checkpointEvery = 10;
+  uint64_t seed = 0;
+  NetworkConfig network;
+
+  nlohmann::json toJson() const;
+  static Result<DqnConfig> fromJson(const nlohmann::json &json,
+                                    const std::string &where);
+  static Result<DqnConfig> load(const std::string &path);
+};
+
+/// Deep Q-learning with a replay buffer, a target network and ε-greedy
+/// exploration; masked actions are neither explored nor taken as the
+/// target's max. The saved policy is the Q-network (greedy = argmax Q).
+Status trainDqn(const DqnConfig &config, Env &env,
+                const std::vector<BenchmarkRef> &benchmarks,
+                const std::string &runDir, const TrainOptions &options = {});
+
+} // namespace rlopt::agent::discrete
+
+#endif

@@ -1,0 +1,51 @@
+#ifndef RLOPT_AGENT_DISCRETE_PPO_H
+#define RLOPT_AGENT_DISCRETE_PPO_H
+
+#include "rlopt/agent/discrete/NetworkConfig.h"
+#include "rlopt/agent/discrete/Training.h"
+#include "rlopt/core/Env.h"
+
+#include <vector>
+
+namespace rlopt::agent::discrete {
+
+/// Every PPO hyperparameter, named once, with the value of the PPO paper
+/// (Schulman et al. 2017) or, where it names none, CleanRL's.
+struct PpoConfig {
+  static constexpr const char *algorithm = "ppo";
+
+  double learningRate = 3e-4; ///< Adam
+  double adamEpsilon = 1e-5;  ///< CleanRL
+  double gamma = 0.99;
+  double gaeLambda = 0.95;
+  double clip = 0.2;
+  double valueCoef = 0.5;
+  double entropyCoef = 0.01; ///< the XLA pass-ordering paper uses 0
+  double maxGradNorm = 0.5;
+  int epochs = 4;
+  int minibatchSize = 64;
+  bool normalizeAdvantages = true;
+  /// Whole episodes are collected until at least this many steps.
+  int stepsPerIteration = 256;
+  int iterations = 100;
+  int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
+  int checkpointEvery = 10;
+  uint64_t seed = 0;
+  NetworkConfig network;
+
+  nlohmann::json toJson() const;
+  static Result<PpoConfig> fromJson(const nlohmann::json &json,
+                                    const std::string &where);
+  static Result<PpoConfig> load(const std::string &path);
+};
+
+/// PPO with a clipped surrogate over whole-episode rollouts on benchmarks
+/// drawn uniformly from `benchmarks`; separate actor and critic MLPs.
+/// Writes runDir/config.json, metrics.jsonl, checkpoint.pt and policy.pt.
+Status trainPpo(const PpoConfig &config, Env &env,
+                const std::vector<BenchmarkRef> &benchmarks,
+                const std::string &runDir, const TrainOptions &options = {});
+
+} // namespace rlopt::agent::discrete
+
+#endif

@@ -1,0 +1,59 @@
+#ifndef RLOPT_AGENT_DISCRETE_SAC_H
+#define RLOPT_AGENT_DISCRETE_SAC_H
+
+#include "rlopt/agent/discrete/NetworkConfig.h"
+#include "rlopt/agent/discrete/Training.h"
+#include "rlopt/core/Env.h"
+
+#include <vector>
+
+namespace rlopt::agent::discrete {
+
+/// Every discrete-SAC hyperparameter, named once, with the value of
+/// Christodoulou 2019 ("Soft Actor-Critic for Discrete Action Settings");
+/// the paper's value is beside those scaled down for short episodes.
+struct SacConfig {
+  static constexpr const char *algorithm = "sac";
+
+  double policyLearningRate = 3e-4; ///< Adam, as every learning rate here
+  double qLearningRate = 3e-4;
+  double alphaLearningRate = 3e-4;
+  double adamEpsilon = 1e-4; ///< CleanRL's discrete SAC
+  double gamma = 0.99;
+  /// Polyak averaging of the target Q-networks after every update (the
+  /// continuous SAC paper's); the discrete paper copies every 8000 steps.
+  double tau = 0.005;
+  int bufferSize = 100000; ///< paper: 1000000
+  int batchSize = 64;
+  int learningStarts = 1000; ///< paper: 20000
+  int trainEvery = 4;        ///< environment steps between updates
+  /// Target entropy = scale · log(allowed actions): the paper's
+  /// 0.98 · −log(1/|A|), counting only the actions the mask allows.
+  double targetEntropyScale = 0.98;
+  bool autotuneAlpha = true;
+  double alpha = 1.0;       ///< the temperature: fixed, or the start when tuned
+  double rewardScale = 1.0; ///< rewards are multiplied by this
+  /// Whole episodes are run until at least this many steps.
+  int stepsPerIteration = 256;
+  int iterations = 100;
+  int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
+  int checkpointEvery = 10;
+  uint64_t seed = 0;
+  NetworkConfig network;
+
+  nlohmann::json toJson() const;
+  static Result<SacConfig> fromJson(const nlohmann::json &json,
+                                    const std::string &where);
+  static Result<SacConfig> load(const std::string &path);
+};
+
+/// Discrete soft actor-critic: two Q-networks with Polyak-averaged targets,
+/// a softmax policy whose losses take the expectation over every allowed
+/// action instead of sampling, and an automatically tuned temperature.
+Status trainSac(const SacConfig &config, Env &env,
+                const std::vector<BenchmarkRef> &benchmarks,
+                const std::string &runDir, const TrainOptions &options = {});
+
+} // namespace rlopt::agent::discrete
+
+#endif

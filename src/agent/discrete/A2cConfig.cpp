@@ -1,0 +1,72 @@
+#include "rlopt/agent/discrete/A2c.h"
+
+#include "ConfigFields.h"
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+template <typename Visit> void visitFields(A2cConfig &c, Visit &&visit) {
+  visit("optimizer", c.optimizer);
+  visit("learning_rate", c.learningRate);
+  visit("rmsprop_alpha", c.rmspropAlpha);
+  visit("optimizer_epsilon", c.optimizerEpsilon);
+  visit("gamma", c.gamma);
+  visit("n_steps", c.nSteps);
+  visit("value_coef", c.valueCoef);
+  visit("entropy_coef", c.entropyCoef);
+  visit("max_grad_norm", c.maxGradNorm);
+  visit("steps_per_iteration", c.stepsPerIteration);
+  visit("iterations", c.iterations);
+  visit("max_episode_steps", c.maxEpisodeSteps);
+  visit("checkpoint_every", c.checkpointEvery);
+  visit("seed", c.seed);
+  visit("network", c.network);
+}
+
+} // namespace
+
+nlohmann::json A2cConfig::toJson() const {
+  return configToJson(
+      *this, [](A2cConfig &c, auto &&visit) { visitFields(c, visit); });
+}
+
+Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  auto config = configFromJson<A2cConfig>(
+      json, where, [](A2cConfig &c, auto &&visit) { visitFields(c, visit); });
+  if (!config)
+    return config;
+  const A2cConfig &c = *config;
+  Status s = firstError({
+      require(c.optimizer == "rmsprop" || c.optimizer == "adam", where,
+              "optimizer", "\"rmsprop\" or \"adam\""),
+      require(c.learningRate > 0, where, "learning_rate", "positive"),
+      require(c.rmspropAlpha > 0 && c.rmspropAlpha < 1, where, "rmsprop_alpha",
+              "in (0, 1)"),
+      require(c.optimizerEpsilon > 0, where, "optimizer_epsilon", "positive"),
+      require(c.gamma >= 0 && c.gamma <= 1, where, "gamma", "in [0, 1]"),
+      require(c.nSteps >= 1, where, "n_steps", "at least 1"),
+      require(c.valueCoef >= 0, where, "value_coef", "not negative"),
+      require(c.entropyCoef >= 0, where, "entropy_coef", "not negative"),
+      require(c.maxGradNorm > 0, where, "max_grad_norm", "positive"),
+      require(c.stepsPerIteration >= 1, where, "steps_per_iteration",
+              "at least 1"),
+      require(c.iterations >= 1, where, "iterations", "at least 1"),
+      require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
+              "not negative"),
+      require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
+  });
+  if (!s)
+    return s.error();
+  return config;
+}
+
+Result<A2cConfig> A2cConfig::load(const std::string &path) {
+  auto json = readJsonFile(path);
+  if (!json)
+    return json.error();
+  return fromJson(*json, path);
+}
+
+} // namespace rlopt::agent::discrete

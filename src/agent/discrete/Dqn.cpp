@@ -1,0 +1,168 @@
+// DQN (Mnih et al. 2015, Algorithm 1) as CleanRL writes it: act ε-greedily,
+// store the transition, and every few steps take a gradient step on the
+// Huber loss between Q(s, a) and r + γ·max_a' Q_target(s', a'), with the
+// target network copied from the online one every C steps. Masks restrict
+// both the exploration and the max to the allowed actions.
+#include "rlopt/agent/discrete/Dqn.h"
+
+#include "EpisodeLoop.h"
+#include "Exploration.h"
+#include "ReplayBuffer.h"
+#include "TrainingRun.h"
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// ε decays linearly from start to end over `explorationSteps`, then stays.
+double epsilonAt(const DqnConfig &config, int64_t step) {
+  double progress =
+      std::min(1.0, double(step) / double(config.explorationSteps));
+  return config.startEpsilon +
+         progress * (config.endEpsilon - config.startEpsilon);
+}
+
+torch::Tensor huberLoss(const torch::Tensor &prediction,
+                        const torch::Tensor &target, double delta) {
+  torch::Tensor error = (prediction - target).abs();
+  return torch::where(error < delta, 0.5 * error.pow(2),
+                      delta * (error - 0.5 * delta))
+      .mean();
+}
+
+} // namespace
+
+Status trainDqn(const DqnConfig &config, Env &env,
+                const std::vector<BenchmarkRef> &benchmarks,
+                const std::string &runDir, const TrainOptions &options) {
+  auto shape = discreteShape(env.spaces());
+  if (!shape)
+    return shape.error();
+  if (benchmarks.empty())
+    return makeError("no benchmarks to train on");
+  auto opened =
+      TrainingRun::open(runDir, RunSettings::of(config), *shape, options);
+  if (!opened)
+    return opened.error();
+  TrainingRun &run = **opened;
+  int64_t featureCount = shape->observationSize;
+  int64_t actionCount = shape->actionCount;
+
+  torch::manual_seed(config.seed);
+  Mlp q(featureCount, actionCount, config.network);
+  Mlp target(featureCount, actionCount, config.network);
+  copyParameters(*q, *target);
+  torch::optim::Adam optimizer(q->parameters(),
+                               torch::optim::AdamOptions(config.learningRate));
+  ReplayBuffer replay(config.bufferSize, *shape);
+  if (auto *checkpoint = run.resumed()) {
+    std::string where = run.checkpointPath();
+    for (Status s : {readModule(*checkpoint, "q", *q, where),
+                     readModule(*checkpoint, "target", *target, where),
+                     readOptimizer(*checkpoint, "optimizer", optimizer, where),
+                     replay.load(*checkpoint, where)})
+      if (!s)
+        return s;
+  }
+  auto writeState = [&](torch::serialize::OutputArchive &archive) {
+    writeModule(archive, "q", *q);
+    writeModule(archive, "target", *target);
+    writeOptimizer(archive, "optimizer", optimizer);
+    replay.save(archive);
+    return nlohmann::json::object();
+  };
+  EpisodeLoop loop(env, benchmarks, *shape, config.maxEpisodeSteps);
+
+  for (int iteration = run.firstIteration(); iteration <= run.lastIteration();
+       ++iteration) {
+    std::mt19937_64 rng = run.beginIteration(iteration);
+    IterationMetrics metrics;
+    metrics.iteration = iteration;
+    int64_t globalStep = run.totalSteps();
+    int64_t steps = 0;
+    double learnSeconds = 0, lossSum = 0, qSum = 0, epsilon = 0;
+    int updates = 0;
+
+    while (steps < config.stepsPerIteration) {
+      auto state = loop.reset(rng);
+      if (!state)
+        return state.error();
+      for (bool ended = false; !ended;) {
+        // 1. ε-greedy over the allowed actions.
+        epsilon = epsilonAt(config, globalStep);
+        int64_t action;
+        if (uniform01(rng) < epsilon) {
+          action = randomAllowedAction(state->allowed, rng);
+        } else {
+          torch::NoGradGuard noGrad;
+          torch::Tensor scores = q(floatRows(state->features, featureCount));
+          action =
+              maskScores(scores,
+                         byteRows(state->allowed, actionCount).to(torch::kBool))
+                  .argmax(1)
+                  .item<int64_t>();
+        }
+        auto step = loop.step(action);
+        if (!step)
+          return step.error();
+        replay.add(*state, action, step->reward, *step);
+        ended = step->ended;
+        state = std::move(step->next);
+        ++globalStep;
+        ++steps;
+
+        // 2. A Huber TD step on a replayed minibatch every `trainEvery`
+        // steps once the buffer holds `learningStarts` transitions.
+        if (globalStep > config.learningStarts &&
+            globalStep % config.trainEvery == 0) {
+          auto learnStart = Clock::now();
+          ReplayBuffer::Batch batch = replay.sample(config.batchSize, rng);
+          torch::Tensor tdTarget;
+          {
+            torch::NoGradGuard noGrad;
+            torch::Tensor nextQ =
+                std::get<0>(maskScores(target(batch.nextFeatures),
+                                       allowSomething(batch.nextAllowed))
+                                .max(1));
+            tdTarget =
+                batch.rewards + config.gamma * (1 - batch.terminated) * nextQ;
+          }
+          torch::Tensor taken = q(batch.features)
+                                    .gather(1, batch.actions.unsqueeze(1))
+                                    .squeeze(1);
+          torch::Tensor loss = huberLoss(taken, tdTarget, config.huberDelta);
+          optimizer.zero_grad();
+          loss.backward();
+          optimizer.step();
+          lossSum += loss.item<double>();
+          qSum += taken.mean().item<double>();
+          ++updates;
+          learnSeconds +=
+              std::chrono::duration<double>(Clock::now() - learnStart).count();
+        }
+
+        // 3. The target network follows every `targetUpdateEvery` steps.
+        if (globalStep % config.targetUpdateEvery == 0)
+          copyParameters(*q, *target);
+      }
+    }
+    loop.reportInto(metrics);
+    metrics.learning = {{"epsilon", epsilon}};
+    if (updates) {
+      metrics.learning["value_loss"] = lossSum / updates;
+      metrics.learning["q_mean"] = qSum / updates;
+    }
+    metrics.learnSeconds = learnSeconds;
+
+    auto stop = run.endIteration(metrics, writeState);
+    if (!stop)
+      return stop.error();
+    if (*stop)
+      break;
+  }
+  return run.savePolicy(q);
+}
+
+} // namespace rlopt::agent::discrete

@@ -1,0 +1,78 @@
+#include "rlopt/agent/discrete/Dqn.h"
+
+#include "ConfigFields.h"
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+template <typename Visit> void visitFields(DqnConfig &c, Visit &&visit) {
+  visit("learning_rate", c.learningRate);
+  visit("gamma", c.gamma);
+  visit("buffer_size", c.bufferSize);
+  visit("batch_size", c.batchSize);
+  visit("learning_starts", c.learningStarts);
+  visit("train_every", c.trainEvery);
+  visit("target_update_every", c.targetUpdateEvery);
+  visit("start_epsilon", c.startEpsilon);
+  visit("end_epsilon", c.endEpsilon);
+  visit("exploration_steps", c.explorationSteps);
+  visit("huber_delta", c.huberDelta);
+  visit("steps_per_iteration", c.stepsPerIteration);
+  visit("iterations", c.iterations);
+  visit("max_episode_steps", c.maxEpisodeSteps);
+  visit("checkpoint_every", c.checkpointEvery);
+  visit("seed", c.seed);
+  visit("network", c.network);
+}
+
+} // namespace
+
+nlohmann::json DqnConfig::toJson() const {
+  return configToJson(
+      *this, [](DqnConfig &c, auto &&visit) { visitFields(c, visit); });
+}
+
+Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  auto config = configFromJson<DqnConfig>(
+      json, where, [](DqnConfig &c, auto &&visit) { visitFields(c, visit); });
+  if (!config)
+    return config;
+  const DqnConfig &c = *config;
+  Status s = firstError({
+      require(c.learningRate > 0, where, "learning_rate", "positive"),
+      require(c.gamma >= 0 && c.gamma <= 1, where, "gamma", "in [0, 1]"),
+      require(c.bufferSize >= 1, where, "buffer_size", "at least 1"),
+      require(c.batchSize >= 1, where, "batch_size", "at least 1"),
+      require(c.learningStarts >= 0, where, "learning_starts", "not negative"),
+      require(c.trainEvery >= 1, where, "train_every", "at least 1"),
+      require(c.targetUpdateEvery >= 1, where, "target_update_every",
+              "at least 1"),
+      require(c.startEpsilon >= 0 && c.startEpsilon <= 1, where,
+              "start_epsilon", "in [0, 1]"),
+      require(c.endEpsilon >= 0 && c.endEpsilon <= 1, where, "end_epsilon",
+              "in [0, 1]"),
+      require(c.explorationSteps >= 1, where, "exploration_steps",
+              "at least 1"),
+      require(c.huberDelta > 0, where, "huber_delta", "positive"),
+      require(c.stepsPerIteration >= 1, where, "steps_per_iteration",
+              "at least 1"),
+      require(c.iterations >= 1, where, "iterations", "at least 1"),
+      require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
+              "not negative"),
+      require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
+  });
+  if (!s)
+    return s.error();
+  return config;
+}
+
+Result<DqnConfig> DqnConfig::load(const std::string &path) {
+  auto json = readJsonFile(path);
+  if (!json)
+    return json.error();
+  return fromJson(*json, path);
+}
+
+} // namespace rlopt::agent::discrete

@@ -1,0 +1,64 @@
+// The environment side of every trainer: benchmarks and reset seeds drawn
+// from the iteration's RNG, observations checked against the agent's shape,
+// and the iteration's episode statistics.
+#ifndef RLOPT_SRC_AGENT_DISCRETE_EPISODELOOP_H
+#define RLOPT_SRC_AGENT_DISCRETE_EPISODELOOP_H
+
+#include "rlopt/agent/discrete/Policy.h"
+#include "rlopt/agent/discrete/Training.h"
+
+#include <chrono>
+#include <random>
+
+namespace rlopt::agent::discrete {
+
+/// One state as the networks see it.
+struct AgentState {
+  std::vector<float> features;
+  std::vector<uint8_t> allowed; ///< one per action; 1 = may be chosen
+};
+
+struct LoopStep {
+  double reward = 0;
+  /// The episode reached a terminal state: nothing to bootstrap from.
+  bool terminated = false;
+  /// Terminated, truncated by the environment, or cut at maxEpisodeSteps.
+  bool ended = false;
+  AgentState next;
+};
+
+class EpisodeLoop {
+public:
+  EpisodeLoop(Env &env, std::vector<BenchmarkRef> benchmarks,
+              DiscreteShape shape, int maxEpisodeSteps);
+
+  /// Starts an episode on a benchmark drawn uniformly with `rng`.
+  Result<AgentState> reset(std::mt19937_64 &rng);
+  Result<LoopStep> step(int64_t action);
+
+  /// Moves the episodes finished since the last call into `metrics`.
+  void reportInto(IterationMetrics &metrics);
+
+private:
+  Result<AgentState> toAgentState(const Observation &obs, bool ended) const;
+  std::string where() const;
+
+  Env &env;
+  std::vector<BenchmarkRef> benchmarks;
+  DiscreteShape shape;
+  int maxEpisodeSteps;
+
+  const BenchmarkRef *current = nullptr;
+  int episodeSteps = 0;
+  double episodeReturn = 0;
+
+  int episodes = 0, failures = 0;
+  int64_t steps = 0;
+  double returnSum = 0, bestReturn = 0, logSpeedupSum = 0;
+  int speedups = 0;
+  double environmentSeconds = 0;
+};
+
+} // namespace rlopt::agent::discrete
+
+#endif

@@ -1,0 +1,187 @@
+#include "PolicyImpl.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unistd.h>
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+constexpr const char *kPolicyFormat = "rlopt-discrete-policy";
+
+} // namespace
+
+Result<DiscreteShape> discreteShape(const Spaces &spaces) {
+  if (spaces.action.nvec.size() != 1)
+    return makeError("the environment has " +
+                     std::to_string(spaces.action.nvec.size()) +
+                     " action heads; discrete agents need exactly one");
+  DiscreteShape shape{spaces.observation.size(), spaces.action.nvec[0]};
+  if (shape.observationSize < 1 || shape.actionCount < 1)
+    return makeError("the environment has an empty observation or action "
+                     "space");
+  return shape;
+}
+
+DiscretePolicy::DiscretePolicy(std::unique_ptr<Impl> impl)
+    : state(std::move(impl)) {}
+DiscretePolicy::DiscretePolicy(DiscretePolicy &&) noexcept = default;
+DiscretePolicy &DiscretePolicy::operator=(DiscretePolicy &&) noexcept = default;
+DiscretePolicy::~DiscretePolicy() = default;
+
+const DiscreteShape &DiscretePolicy::shape() const { return state->shape; }
+const std::string &DiscretePolicy::algorithm() const {
+  return state->algorithm;
+}
+const nlohmann::json &DiscretePolicy::trainingConfig() const {
+  return state->config;
+}
+
+Result<DiscretePolicy> DiscretePolicy::create(const Spaces &spaces,
+                                              const NetworkConfig &network,
+                                              uint64_t seed) {
+  auto shape = discreteShape(spaces);
+  if (!shape)
+    return shape.error();
+  torch::manual_seed(seed);
+  auto impl = std::make_unique<Impl>();
+  impl->net = Mlp(shape->observationSize, shape->actionCount, network);
+  impl->shape = *shape;
+  impl->network = network;
+  impl->algorithm = "untrained";
+  impl->config = nlohmann::json::object();
+  return DiscretePolicy(std::move(impl));
+}
+
+Status DiscretePolicy::save(const std::string &path) const {
+  torch::serialize::OutputArchive archive;
+  nlohmann::json meta = {{"format", kPolicyFormat},
+                         {"algorithm", state->algorithm},
+                         {"observation_size", state->shape.observationSize},
+                         {"action_count", state->shape.actionCount},
+                         {"network", state->network.toJson()},
+                         {"config", state->config}};
+  archive.write("meta", c10::IValue(meta.dump()));
+  for (const auto &item : state->net->named_parameters())
+    archive.write("net." + item.key(), item.value());
+  std::string temporary = path + ".tmp." + std::to_string(getpid());
+  try {
+    archive.save_to(temporary);
+  } catch (const c10::Error &) {
+    std::remove(temporary.c_str());
+    return makeError(path + ": cannot write the policy");
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    return makeError(path + ": cannot write the policy");
+  }
+  return Status::success();
+}
+
+Result<DiscretePolicy> DiscretePolicy::load(const std::string &path,
+                                            const Spaces &spaces) {
+  auto expected = discreteShape(spaces);
+  if (!expected)
+    return makeError(path + ": " + expected.error().message);
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error &) {
+    return makeError(path + ": not a readable rlopt policy file");
+  }
+  c10::IValue metaValue;
+  if (!archive.try_read("meta", metaValue) || !metaValue.isString())
+    return makeError(path + ": not an rlopt policy (no metadata)");
+  auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
+  if (meta.is_discarded() || meta.value("format", "") != kPolicyFormat)
+    return makeError(path + ": not a discrete-agent policy");
+  int64_t observationSize = meta.value("observation_size", int64_t(-1));
+  int64_t actionCount = meta.value("action_count", int64_t(-1));
+  if (observationSize != expected->observationSize ||
+      actionCount != expected->actionCount)
+    return makeError(path + ": trained on " + std::to_string(observationSize) +
+                     " features and " + std::to_string(actionCount) +
+                     " actions; this environment has " +
+                     std::to_string(expected->observationSize) +
+                     " features and " + std::to_string(expected->actionCount) +
+                     " actions");
+  auto network = NetworkConfig::fromJson(meta["network"], path + ": network");
+  if (!network)
+    return network.error();
+  auto impl = std::make_unique<Impl>();
+  impl->net = Mlp(observationSize, actionCount, *network);
+  impl->shape = *expected;
+  impl->network = *network;
+  impl->algorithm = meta.value("algorithm", "");
+  impl->config = meta["config"];
+  torch::NoGradGuard noGrad;
+  for (auto &item : impl->net->named_parameters()) {
+    torch::Tensor stored;
+    if (!archive.try_read("net." + item.key(), stored) ||
+        !stored.sizes().equals(item.value().sizes()))
+      return makeError(path + ": weights do not match the network config (" +
+                       item.key() + ")");
+    item.value().copy_(stored);
+  }
+  return DiscretePolicy(std::move(impl));
+}
+
+Result<int64_t> act(const DiscretePolicy &policy, const Observation &obs) {
+  const DiscreteShape &shape = policy.shape();
+  if ((int64_t)obs.features.size() != shape.observationSize)
+    return makeError("the observation has " +
+                     std::to_string(obs.features.size()) +
+                     " features; the policy expects " +
+                     std::to_string(shape.observationSize));
+  std::vector<uint8_t> allowed(shape.actionCount, 1);
+  if (!obs.masks.empty()) {
+    if (obs.masks.size() != 1 ||
+        (int64_t)obs.masks[0].size() != shape.actionCount)
+      return makeError("the observation's mask does not have one head of " +
+                       std::to_string(shape.actionCount) + " actions");
+    allowed = obs.masks[0];
+  }
+  if (std::find(allowed.begin(), allowed.end(), 1) == allowed.end())
+    return makeError("every action is masked");
+  torch::NoGradGuard noGrad;
+  torch::Tensor scores = policy.impl().net->forward(
+      floatRows(obs.features, shape.observationSize));
+  return maskScores(scores,
+                    byteRows(allowed, shape.actionCount).to(torch::kBool))
+      .argmax(1)
+      .item<int64_t>();
+}
+
+Result<GreedyEpisode> runGreedyEpisode(const DiscretePolicy &policy, Env &env,
+                                       const BenchmarkRef &benchmark,
+                                       uint64_t seed, int maxSteps) {
+  auto shape = discreteShape(env.spaces());
+  if (!shape)
+    return shape.error();
+  if (shape->observationSize != policy.shape().observationSize ||
+      shape->actionCount != policy.shape().actionCount)
+    return makeError(benchmark.uri + ": the policy was trained on another "
+                                     "observation or action space");
+  Observation obs = env.reset(benchmark, seed);
+  if (obs.masks.empty())
+    return makeError(benchmark.uri + ": the environment could not reset");
+  GreedyEpisode episode;
+  while (maxSteps <= 0 || (int)episode.actions.size() < maxSteps) {
+    auto action = act(policy, obs);
+    if (!action)
+      return makeError(benchmark.uri + ": step " +
+                       std::to_string(episode.actions.size()) + ": " +
+                       action.error().message);
+    StepResult step = env.step(Action{{*action}});
+    episode.actions.push_back(*action);
+    episode.totalReward += step.reward;
+    episode.finalInfo = step.info;
+    if (step.terminated || step.truncated)
+      break;
+    obs = std::move(step.obs);
+  }
+  return episode;
+}
+
+} // namespace rlopt::agent::discrete

@@ -1,0 +1,198 @@
+// PPO (Schulman et al. 2017) for environments with one Discrete action
+// head, in the order of the paper's Algorithm 1 as CleanRL writes it: run
+// the policy for whole episodes, compute GAE advantages, then optimize the
+// clipped surrogate for several epochs over shuffled minibatches.
+#include "rlopt/agent/discrete/Ppo.h"
+
+#include "EpisodeLoop.h"
+#include "TrainingRun.h"
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The iteration's transitions, episode after episode.
+struct Rollout {
+  std::vector<float> features; ///< row-major [steps, observation size]
+  std::vector<uint8_t> allowed;
+  std::vector<int64_t> actions;
+  std::vector<float> logProbs, values, rewards;
+  std::vector<uint8_t> episodeEnded; ///< the episode ended at this step
+  /// V(s') where an episode ended: 0 at a terminal state, the critic's
+  /// estimate where it was truncated.
+  std::vector<float> bootstrap;
+  int64_t size() const { return actions.size(); }
+};
+
+} // namespace
+
+Status trainPpo(const PpoConfig &config, Env &env,
+                const std::vector<BenchmarkRef> &benchmarks,
+                const std::string &runDir, const TrainOptions &options) {
+  auto shape = discreteShape(env.spaces());
+  if (!shape)
+    return shape.error();
+  if (benchmarks.empty())
+    return makeError("no benchmarks to train on");
+  auto opened =
+      TrainingRun::open(runDir, RunSettings::of(config), *shape, options);
+  if (!opened)
+    return opened.error();
+  TrainingRun &run = **opened;
+  int64_t featureCount = shape->observationSize;
+  int64_t actionCount = shape->actionCount;
+
+  torch::manual_seed(config.seed);
+  Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
+  Mlp critic(featureCount, 1, config.network, /*outputGain=*/1.0);
+  std::vector<torch::Tensor> parameters = actor->parameters();
+  for (const torch::Tensor &p : critic->parameters())
+    parameters.push_back(p);
+  torch::optim::Adam optimizer(
+      parameters,
+      torch::optim::AdamOptions(config.learningRate).eps(config.adamEpsilon));
+  if (auto *checkpoint = run.resumed()) {
+    std::string where = run.checkpointPath();
+    for (Status s : {readModule(*checkpoint, "actor", *actor, where),
+                     readModule(*checkpoint, "critic", *critic, where),
+                     readOptimizer(*checkpoint, "optimizer", optimizer, where)})
+      if (!s)
+        return s;
+  }
+  auto writeState = [&](torch::serialize::OutputArchive &archive) {
+    writeModule(archive, "actor", *actor);
+    writeModule(archive, "critic", *critic);
+    writeOptimizer(archive, "optimizer", optimizer);
+    return nlohmann::json::object();
+  };
+  EpisodeLoop loop(env, benchmarks, *shape, config.maxEpisodeSteps);
+
+  for (int iteration = run.firstIteration(); iteration <= run.lastIteration();
+       ++iteration) {
+    std::mt19937_64 rng = run.beginIteration(iteration);
+    IterationMetrics metrics;
+    metrics.iteration = iteration;
+
+    // 1. Run the policy for whole episodes until the batch is full.
+    Rollout batch;
+    while (batch.size() < config.stepsPerIteration) {
+      auto state = loop.reset(rng);
+      if (!state)
+        return state.error();
+      for (bool ended = false; !ended;) {
+        torch::NoGradGuard noGrad;
+        torch::Tensor features = floatRows(state->features, featureCount);
+        MaskedCategorical policy(actor(features),
+                                 byteRows(state->allowed, actionCount));
+        torch::Tensor action = policy.sample();
+        auto step = loop.step(action.item<int64_t>());
+        if (!step)
+          return step.error();
+        ended = step->ended;
+        batch.features.insert(batch.features.end(), state->features.begin(),
+                              state->features.end());
+        batch.allowed.insert(batch.allowed.end(), state->allowed.begin(),
+                             state->allowed.end());
+        batch.actions.push_back(action.item<int64_t>());
+        batch.logProbs.push_back(policy.logProb(action).item<float>());
+        batch.values.push_back(critic(features).item<float>());
+        batch.rewards.push_back(step->reward);
+        batch.episodeEnded.push_back(ended);
+        batch.bootstrap.push_back(
+            ended && !step->terminated
+                ? critic(floatRows(step->next.features, featureCount))
+                      .item<float>()
+                : 0.0f);
+        state = std::move(step->next);
+      }
+    }
+    loop.reportInto(metrics);
+    auto learnStart = Clock::now();
+
+    // 2. Advantages by GAE(γ, λ), backwards through each episode.
+    int64_t n = batch.size();
+    std::vector<float> advantages(n), returns(n);
+    float gae = 0;
+    for (int64_t t = n - 1; t >= 0; --t) {
+      float continues = batch.episodeEnded[t] ? 0 : 1;
+      float nextValue = continues ? batch.values[t + 1] : batch.bootstrap[t];
+      float delta =
+          batch.rewards[t] + config.gamma * nextValue - batch.values[t];
+      gae = delta + config.gamma * config.gaeLambda * continues * gae;
+      advantages[t] = gae;
+      returns[t] = gae + batch.values[t];
+    }
+
+    // 3. Optimize the clipped surrogate for `epochs` passes over shuffled
+    // minibatches.
+    torch::Tensor features = floatRows(batch.features, featureCount);
+    torch::Tensor allowed = byteRows(batch.allowed, actionCount);
+    torch::Tensor actions = torch::tensor(batch.actions, torch::kInt64);
+    torch::Tensor oldLogProbs = torch::tensor(batch.logProbs);
+    torch::Tensor advantageT = torch::tensor(advantages);
+    torch::Tensor returnT = torch::tensor(returns);
+    double entropySum = 0, policySum = 0, valueSum = 0, klSum = 0, clipSum = 0;
+    int updates = 0;
+    for (int epoch = 0; epoch < config.epochs; ++epoch) {
+      torch::Tensor order = torch::randperm(n);
+      for (int64_t begin = 0; begin < n; begin += config.minibatchSize) {
+        torch::Tensor rows = order.narrow(
+            0, begin, std::min<int64_t>(config.minibatchSize, n - begin));
+        torch::Tensor mbFeatures = features.index_select(0, rows);
+        MaskedCategorical policy(actor(mbFeatures),
+                                 allowed.index_select(0, rows));
+        torch::Tensor logRatio = policy.logProb(actions.index_select(0, rows)) -
+                                 oldLogProbs.index_select(0, rows);
+        torch::Tensor ratio = logRatio.exp();
+        torch::Tensor advantage = advantageT.index_select(0, rows);
+        if (config.normalizeAdvantages && advantage.numel() > 1)
+          advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8);
+        torch::Tensor policyLoss =
+            torch::max(-advantage * ratio,
+                       -advantage * torch::clamp(ratio, 1 - config.clip,
+                                                 1 + config.clip))
+                .mean();
+        torch::Tensor valueLoss = 0.5 * (critic(mbFeatures).squeeze(1) -
+                                         returnT.index_select(0, rows))
+                                            .pow(2)
+                                            .mean();
+        torch::Tensor entropy = policy.entropy().mean();
+        torch::Tensor loss = policyLoss - config.entropyCoef * entropy +
+                             config.valueCoef * valueLoss;
+        optimizer.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(parameters, config.maxGradNorm);
+        optimizer.step();
+
+        torch::NoGradGuard noGrad;
+        entropySum += entropy.item<double>();
+        policySum += policyLoss.item<double>();
+        valueSum += valueLoss.item<double>();
+        klSum += ((ratio - 1) - logRatio).mean().item<double>();
+        clipSum += ((ratio - 1).abs() > config.clip)
+                       .to(torch::kFloat)
+                       .mean()
+                       .item<double>();
+        ++updates;
+      }
+    }
+    metrics.learning = {{"entropy", entropySum / updates},
+                        {"policy_loss", policySum / updates},
+                        {"value_loss", valueSum / updates},
+                        {"approx_kl", klSum / updates},
+                        {"clip_fraction", clipSum / updates}};
+    metrics.learnSeconds =
+        std::chrono::duration<double>(Clock::now() - learnStart).count();
+
+    auto stop = run.endIteration(metrics, writeState);
+    if (!stop)
+      return stop.error();
+    if (*stop)
+      break;
+  }
+  return run.savePolicy(actor);
+}
+
+} // namespace rlopt::agent::discrete

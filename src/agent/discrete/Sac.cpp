@@ -1,0 +1,229 @@
+// Discrete soft actor-critic (Christodoulou 2019, Algorithm 1): with a
+// softmax policy over finitely many actions, every expectation over actions
+// is computed exactly instead of sampled: the soft state value
+// V(s) = π(s)ᵀ[Q(s) − α log π(s)], the policy loss π(s)ᵀ[α log π(s) − Q(s)]
+// and the temperature loss. Masked actions have probability 0 and so drop
+// out of every sum.
+#include "rlopt/agent/discrete/Sac.h"
+
+#include "EpisodeLoop.h"
+#include "Exploration.h"
+#include "ReplayBuffer.h"
+#include "TrainingRun.h"
+
+#include <cmath>
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<torch::Tensor> joined(const std::vector<torch::Tensor> &a,
+                                  const std::vector<torch::Tensor> &b) {
+  std::vector<torch::Tensor> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  return all;
+}
+
+} // namespace
+
+Status trainSac(const SacConfig &config, Env &env,
+                const std::vector<BenchmarkRef> &benchmarks,
+                const std::string &runDir, const TrainOptions &options) {
+  auto shape = discreteShape(env.spaces());
+  if (!shape)
+    return shape.error();
+  if (benchmarks.empty())
+    return makeError("no benchmarks to train on");
+  auto opened =
+      TrainingRun::open(runDir, RunSettings::of(config), *shape, options);
+  if (!opened)
+    return opened.error();
+  TrainingRun &run = **opened;
+  int64_t featureCount = shape->observationSize;
+  int64_t actionCount = shape->actionCount;
+
+  torch::manual_seed(config.seed);
+  Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
+  Mlp q1(featureCount, actionCount, config.network);
+  Mlp q2(featureCount, actionCount, config.network);
+  Mlp q1Target(featureCount, actionCount, config.network);
+  Mlp q2Target(featureCount, actionCount, config.network);
+  copyParameters(*q1, *q1Target);
+  copyParameters(*q2, *q2Target);
+  torch::Tensor logAlpha =
+      torch::full({1}, std::log(config.alpha), torch::requires_grad());
+  auto adam = [&](double learningRate) {
+    return torch::optim::AdamOptions(learningRate).eps(config.adamEpsilon);
+  };
+  torch::optim::Adam actorOptimizer(actor->parameters(),
+                                    adam(config.policyLearningRate));
+  torch::optim::Adam qOptimizer(joined(q1->parameters(), q2->parameters()),
+                                adam(config.qLearningRate));
+  torch::optim::Adam alphaOptimizer({logAlpha}, adam(config.alphaLearningRate));
+  ReplayBuffer replay(config.bufferSize, *shape);
+  if (auto *checkpoint = run.resumed()) {
+    std::string where = run.checkpointPath();
+    for (Status s :
+         {readModule(*checkpoint, "actor", *actor, where),
+          readModule(*checkpoint, "q1", *q1, where),
+          readModule(*checkpoint, "q2", *q2, where),
+          readModule(*checkpoint, "q1_target", *q1Target, where),
+          readModule(*checkpoint, "q2_target", *q2Target, where),
+          readOptimizer(*checkpoint, "actor_optimizer", actorOptimizer, where),
+          readOptimizer(*checkpoint, "q_optimizer", qOptimizer, where),
+          readOptimizer(*checkpoint, "alpha_optimizer", alphaOptimizer, where),
+          replay.load(*checkpoint, where)})
+      if (!s)
+        return s;
+    torch::Tensor stored;
+    if (!checkpoint->try_read("log_alpha", stored) || stored.numel() != 1)
+      return makeError(where + ": the checkpoint has no temperature");
+    torch::NoGradGuard noGrad;
+    logAlpha.copy_(stored);
+  }
+  auto writeState = [&](torch::serialize::OutputArchive &archive) {
+    writeModule(archive, "actor", *actor);
+    writeModule(archive, "q1", *q1);
+    writeModule(archive, "q2", *q2);
+    writeModule(archive, "q1_target", *q1Target);
+    writeModule(archive, "q2_target", *q2Target);
+    writeOptimizer(archive, "actor_optimizer", actorOptimizer);
+    writeOptimizer(archive, "q_optimizer", qOptimizer);
+    writeOptimizer(archive, "alpha_optimizer", alphaOptimizer);
+    archive.write("log_alpha", logAlpha.detach());
+    replay.save(archive);
+    return nlohmann::json::object();
+  };
+  EpisodeLoop loop(env, benchmarks, *shape, config.maxEpisodeSteps);
+
+  for (int iteration = run.firstIteration(); iteration <= run.lastIteration();
+       ++iteration) {
+    std::mt19937_64 rng = run.beginIteration(iteration);
+    IterationMetrics metrics;
+    metrics.iteration = iteration;
+    int64_t globalStep = run.totalSteps();
+    int64_t steps = 0;
+    double learnSeconds = 0, qLossSum = 0, actorLossSum = 0, alphaLossSum = 0,
+           entropySum = 0;
+    int updates = 0;
+
+    while (steps < config.stepsPerIteration) {
+      auto state = loop.reset(rng);
+      if (!state)
+        return state.error();
+      for (bool ended = false; !ended;) {
+        // 1. Act: uniformly among the allowed actions until learning
+        // starts, then by sampling the policy.
+        int64_t action;
+        if (globalStep < config.learningStarts) {
+          action = randomAllowedAction(state->allowed, rng);
+        } else {
+          torch::NoGradGuard noGrad;
+          action =
+              MaskedCategorical(actor(floatRows(state->features, featureCount)),
+                                byteRows(state->allowed, actionCount))
+                  .sample()
+                  .item<int64_t>();
+        }
+        auto step = loop.step(action);
+        if (!step)
+          return step.error();
+        replay.add(*state, action, step->reward, *step);
+        ended = step->ended;
+        state = std::move(step->next);
+        ++globalStep;
+        ++steps;
+        if (globalStep <= config.learningStarts ||
+            globalStep % config.trainEvery != 0)
+          continue;
+
+        auto learnStart = Clock::now();
+        ReplayBuffer::Batch batch = replay.sample(config.batchSize, rng);
+        torch::Tensor alpha = logAlpha.exp().detach();
+
+        // 2. Critics: regress both Q(s, a) on the soft Bellman target
+        // r + γ·V_target(s'), V taken exactly over π(·|s').
+        torch::Tensor target;
+        {
+          torch::NoGradGuard noGrad;
+          MaskedCategorical next(actor(batch.nextFeatures),
+                                 allowSomething(batch.nextAllowed));
+          torch::Tensor nextQ = torch::min(q1Target(batch.nextFeatures),
+                                           q2Target(batch.nextFeatures));
+          torch::Tensor nextValue =
+              (next.probs() * (nextQ - alpha * next.logProbs())).sum(1);
+          target = config.rewardScale * batch.rewards +
+                   config.gamma * (1 - batch.terminated) * nextValue;
+        }
+        torch::Tensor taken = batch.actions.unsqueeze(1);
+        torch::Tensor q1Taken = q1(batch.features).gather(1, taken).squeeze(1);
+        torch::Tensor q2Taken = q2(batch.features).gather(1, taken).squeeze(1);
+        torch::Tensor qLoss =
+            torch::mse_loss(q1Taken, target) + torch::mse_loss(q2Taken, target);
+        qOptimizer.zero_grad();
+        qLoss.backward();
+        qOptimizer.step();
+
+        // 3. Actor: minimize π(s)ᵀ[α log π(s) − min Q(s)].
+        MaskedCategorical policy(actor(batch.features), batch.allowed);
+        torch::Tensor minQ;
+        {
+          torch::NoGradGuard noGrad;
+          minQ = torch::min(q1(batch.features), q2(batch.features));
+        }
+        torch::Tensor actorLoss =
+            (policy.probs() * (alpha * policy.logProbs() - minQ)).sum(1).mean();
+        actorOptimizer.zero_grad();
+        actorLoss.backward();
+        actorOptimizer.step();
+
+        // 4. Temperature: raise α while the entropy is below the target,
+        // scale · log(allowed actions), and lower it while above.
+        torch::Tensor entropy = policy.entropy().detach();
+        if (config.autotuneAlpha) {
+          torch::Tensor targetEntropy =
+              config.targetEntropyScale *
+              batch.allowed.sum(1).to(torch::kFloat).log();
+          torch::Tensor alphaLoss =
+              (logAlpha.exp() * (entropy - targetEntropy)).mean();
+          alphaOptimizer.zero_grad();
+          alphaLoss.backward();
+          alphaOptimizer.step();
+          alphaLossSum += alphaLoss.item<double>();
+        }
+
+        // 5. Targets follow by Polyak averaging.
+        polyakUpdate(*q1, *q1Target, config.tau);
+        polyakUpdate(*q2, *q2Target, config.tau);
+
+        qLossSum += qLoss.item<double>() / 2;
+        actorLossSum += actorLoss.item<double>();
+        entropySum += entropy.mean().item<double>();
+        ++updates;
+        learnSeconds +=
+            std::chrono::duration<double>(Clock::now() - learnStart).count();
+      }
+    }
+    loop.reportInto(metrics);
+    metrics.learning = {{"alpha", logAlpha.exp().item<double>()}};
+    if (updates) {
+      metrics.learning["value_loss"] = qLossSum / updates;
+      metrics.learning["policy_loss"] = actorLossSum / updates;
+      metrics.learning["entropy"] = entropySum / updates;
+      if (config.autotuneAlpha)
+        metrics.learning["alpha_loss"] = alphaLossSum / updates;
+    }
+    metrics.learnSeconds = learnSeconds;
+
+    auto stop = run.endIteration(metrics, writeState);
+    if (!stop)
+      return stop.error();
+    if (*stop)
+      break;
+  }
+  return run.savePolicy(actor);
+}
+
+} // namespace rlopt::agent::discrete

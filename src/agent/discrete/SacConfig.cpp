@@ -1,0 +1,82 @@
+#include "rlopt/agent/discrete/Sac.h"
+
+#include "ConfigFields.h"
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+template <typename Visit> void visitFields(SacConfig &c, Visit &&visit) {
+  visit("policy_learning_rate", c.policyLearningRate);
+  visit("q_learning_rate", c.qLearningRate);
+  visit("alpha_learning_rate", c.alphaLearningRate);
+  visit("adam_epsilon", c.adamEpsilon);
+  visit("gamma", c.gamma);
+  visit("tau", c.tau);
+  visit("buffer_size", c.bufferSize);
+  visit("batch_size", c.batchSize);
+  visit("learning_starts", c.learningStarts);
+  visit("train_every", c.trainEvery);
+  visit("target_entropy_scale", c.targetEntropyScale);
+  visit("autotune_alpha", c.autotuneAlpha);
+  visit("alpha", c.alpha);
+  visit("reward_scale", c.rewardScale);
+  visit("steps_per_iteration", c.stepsPerIteration);
+  visit("iterations", c.iterations);
+  visit("max_episode_steps", c.maxEpisodeSteps);
+  visit("checkpoint_every", c.checkpointEvery);
+  visit("seed", c.seed);
+  visit("network", c.network);
+}
+
+} // namespace
+
+nlohmann::json SacConfig::toJson() const {
+  return configToJson(
+      *this, [](SacConfig &c, auto &&visit) { visitFields(c, visit); });
+}
+
+Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  auto config = configFromJson<SacConfig>(
+      json, where, [](SacConfig &c, auto &&visit) { visitFields(c, visit); });
+  if (!config)
+    return config;
+  const SacConfig &c = *config;
+  Status s = firstError({
+      require(c.policyLearningRate > 0, where, "policy_learning_rate",
+              "positive"),
+      require(c.qLearningRate > 0, where, "q_learning_rate", "positive"),
+      require(c.alphaLearningRate > 0, where, "alpha_learning_rate",
+              "positive"),
+      require(c.adamEpsilon > 0, where, "adam_epsilon", "positive"),
+      require(c.gamma >= 0 && c.gamma <= 1, where, "gamma", "in [0, 1]"),
+      require(c.tau > 0 && c.tau <= 1, where, "tau", "in (0, 1]"),
+      require(c.bufferSize >= 1, where, "buffer_size", "at least 1"),
+      require(c.batchSize >= 1, where, "batch_size", "at least 1"),
+      require(c.learningStarts >= 0, where, "learning_starts", "not negative"),
+      require(c.trainEvery >= 1, where, "train_every", "at least 1"),
+      require(c.targetEntropyScale >= 0 && c.targetEntropyScale <= 1, where,
+              "target_entropy_scale", "in [0, 1]"),
+      require(c.alpha > 0, where, "alpha", "positive"),
+      require(c.rewardScale > 0, where, "reward_scale", "positive"),
+      require(c.stepsPerIteration >= 1, where, "steps_per_iteration",
+              "at least 1"),
+      require(c.iterations >= 1, where, "iterations", "at least 1"),
+      require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
+              "not negative"),
+      require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
+  });
+  if (!s)
+    return s.error();
+  return config;
+}
+
+Result<SacConfig> SacConfig::load(const std::string &path) {
+  auto json = readJsonFile(path);
+  if (!json)
+    return json.error();
+  return fromJson(*json, path);
+}
+
+} // namespace rlopt::agent::discrete

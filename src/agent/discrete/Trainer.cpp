@@ -1,0 +1,87 @@
+#include "rlopt/agent/discrete/Trainer.h"
+
+#include "rlopt/core/Json.h"
+
+namespace rlopt::agent::discrete {
+
+std::string AgentConfig::algorithm() const {
+  return std::visit([](const auto &c) -> std::string { return c.algorithm; },
+                    config);
+}
+
+nlohmann::json AgentConfig::toJson() const {
+  nlohmann::json json =
+      std::visit([](const auto &c) { return c.toJson(); }, config);
+  json["algorithm"] = algorithm();
+  return json;
+}
+
+namespace {
+
+template <typename Config>
+Result<AgentConfig> parseAs(const nlohmann::json &json,
+                            const std::string &where) {
+  auto config = Config::fromJson(json, where);
+  if (!config)
+    return config.error();
+  return AgentConfig{*config};
+}
+
+} // namespace
+
+Result<AgentConfig> AgentConfig::fromJson(const nlohmann::json &json,
+                                          const std::string &where) {
+  if (!json.is_object())
+    return makeError(where + ": expected a JSON object");
+  nlohmann::json fields = json;
+  std::string name = PpoConfig::algorithm;
+  if (json.contains("algorithm")) {
+    if (!json["algorithm"].is_string())
+      return makeError(where + ": algorithm: expected a string");
+    name = json["algorithm"].get<std::string>();
+    fields.erase("algorithm");
+  }
+  if (name == PpoConfig::algorithm)
+    return parseAs<PpoConfig>(fields, where);
+  if (name == A2cConfig::algorithm)
+    return parseAs<A2cConfig>(fields, where);
+  if (name == DqnConfig::algorithm)
+    return parseAs<DqnConfig>(fields, where);
+  if (name == SacConfig::algorithm)
+    return parseAs<SacConfig>(fields, where);
+  return makeError(where + ": algorithm: unknown algorithm '" + name +
+                   "' (expected ppo, a2c, dqn or sac)");
+}
+
+Result<AgentConfig> AgentConfig::load(const std::string &path) {
+  auto json = readJsonFile(path);
+  if (!json)
+    return json.error();
+  return fromJson(*json, path);
+}
+
+Status train(const AgentConfig &config, Env &env,
+             const std::vector<BenchmarkRef> &benchmarks,
+             const std::string &runDir, const TrainOptions &options) {
+  struct Dispatch {
+    Env &env;
+    const std::vector<BenchmarkRef> &benchmarks;
+    const std::string &runDir;
+    const TrainOptions &options;
+    Status operator()(const PpoConfig &c) {
+      return trainPpo(c, env, benchmarks, runDir, options);
+    }
+    Status operator()(const A2cConfig &c) {
+      return trainA2c(c, env, benchmarks, runDir, options);
+    }
+    Status operator()(const DqnConfig &c) {
+      return trainDqn(c, env, benchmarks, runDir, options);
+    }
+    Status operator()(const SacConfig &c) {
+      return trainSac(c, env, benchmarks, runDir, options);
+    }
+  };
+  return std::visit(Dispatch{env, benchmarks, runDir, options}, config.config);
+}
+
+} // namespace rlopt::agent::discrete

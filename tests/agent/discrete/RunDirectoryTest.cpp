@@ -1,0 +1,199 @@
+// What a training run leaves in its directory and how it continues: the
+// documented files, identical metrics for identical seeds, a resumed run
+// that carries on the iteration count exactly as an uninterrupted one, and
+// refusals of a changed config, another environment shape, or an
+// environment with several action heads.
+#include "CounterEnv.h"
+#include "TinyConfigs.h"
+
+#include "rlopt/core/Json.h"
+
+using namespace rlopt;
+using namespace rlopt::agent::discrete;
+using namespace rlopt::agent::discrete::testing;
+
+namespace {
+
+Status trainFor(const AgentConfig &config, const fs::path &run,
+                const TrainOptions &options = {}) {
+  CounterEnv env;
+  return train(config, env, toyBenchmarks(), run.string(), options);
+}
+
+class EveryAlgorithm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryAlgorithm, SameSeedGivesIdenticalMetrics) {
+  ScratchDir scratch;
+  AgentConfig config = withIterations(tinyConfig(GetParam()), 3);
+  ASSERT_TRUE(trainFor(config, scratch / "first").ok());
+  ASSERT_TRUE(trainFor(config, scratch / "second").ok());
+  std::vector<nlohmann::json> first = metricsWithoutTime(scratch / "first");
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first, metricsWithoutTime(scratch / "second"));
+
+  std::visit([](auto &c) { c.seed += 1; }, config.config);
+  ASSERT_TRUE(trainFor(config, scratch / "other").ok());
+  EXPECT_NE(first, metricsWithoutTime(scratch / "other"))
+      << "the seed changes nothing";
+}
+
+TEST_P(EveryAlgorithm, ResumeContinuesWhereTheStopLeftOff) {
+  ScratchDir scratch;
+  AgentConfig config = withIterations(tinyConfig(GetParam()), 4);
+  ASSERT_TRUE(trainFor(config, scratch / "whole").ok());
+
+  // Stopped after iteration 2, as by SIGINT: a checkpoint, two lines.
+  fs::path run = scratch / "stopped";
+  std::atomic<bool> stop{false};
+  TrainOptions options;
+  options.stopRequested = &stop;
+  options.onIteration = [&](const IterationMetrics &m) {
+    if (m.iteration == 2)
+      stop = true;
+  };
+  ASSERT_TRUE(trainFor(config, run, options).ok());
+  EXPECT_TRUE(fs::exists(run / "checkpoint.pt"));
+  EXPECT_TRUE(fs::exists(run / "policy.pt"));
+  ASSERT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
+
+  TrainOptions resume;
+  resume.resume = true;
+  std::vector<int> resumedIterations;
+  resume.onIteration = [&](const IterationMetrics &m) {
+    resumedIterations.push_back(m.iteration);
+  };
+  Status status = trainFor(config, run, resume);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(resumedIterations, (std::vector<int>{3, 4}));
+  std::vector<nlohmann::json> metrics = metricsWithoutTime(run);
+  ASSERT_EQ(metrics.size(), 4u);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(metrics[i]["iteration"], i + 1);
+  // Nothing of the learner's state was lost at the checkpoint.
+  EXPECT_EQ(metrics, metricsWithoutTime(scratch / "whole"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, EveryAlgorithm,
+                         ::testing::Values("ppo", "a2c", "dqn", "sac"),
+                         [](const auto &info) { return info.param; });
+
+TEST(RunDirectory, HoldsConfigMetricsCheckpointAndPolicy) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  AgentConfig config = withIterations(tinyConfig("ppo"), 2);
+  ASSERT_TRUE(trainFor(config, run).ok());
+
+  auto saved = AgentConfig::load((run / "config.json").string());
+  ASSERT_TRUE(saved.ok()) << saved.error().message;
+  EXPECT_EQ(saved->toJson(), config.toJson());
+  EXPECT_TRUE(fs::exists(run / "checkpoint.pt"));
+  EXPECT_TRUE(fs::exists(run / "policy.pt"));
+
+  std::vector<nlohmann::json> metrics = readJsonLines(run / "metrics.jsonl");
+  ASSERT_EQ(metrics.size(), 2u);
+  for (const nlohmann::json &m : metrics) {
+    SCOPED_TRACE(m.dump());
+    // The keys `rlopt report` draws.
+    for (const char *key :
+         {"iteration", "episodes", "failures", "steps", "mean_reward",
+          "entropy", "policy_loss", "value_loss", "approx_kl", "clip_fraction"})
+      EXPECT_TRUE(m.contains(key)) << "missing " << key;
+    EXPECT_TRUE(m["time"].contains("elapsed_s"));
+    EXPECT_GE(m["steps"].get<int>(), 240);
+    // Whole episodes of 6 steps.
+    EXPECT_EQ(m["steps"].get<int>(), 6 * m["episodes"].get<int>());
+    EXPECT_GT(m["entropy"].get<double>(), 0);
+  }
+  EXPECT_EQ(metrics[1]["total_steps"].get<int>(),
+            metrics[0]["steps"].get<int>() + metrics[1]["steps"].get<int>());
+}
+
+TEST(RunDirectory, ResumeRefusesAnotherConfigButAllowsMoreIterations) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  PpoConfig config = tinyPpo();
+  config.iterations = 1;
+  ASSERT_TRUE(trainFor({config}, run).ok());
+  TrainOptions resume;
+  resume.resume = true;
+
+  PpoConfig changed = config;
+  changed.gamma = 0.9;
+  Status refused = trainFor({changed}, run, resume);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("gamma"), std::string::npos)
+      << refused.error().message;
+
+  Status otherAlgorithm = trainFor({tinyDqn()}, run, resume);
+  ASSERT_FALSE(otherAlgorithm.ok());
+  EXPECT_NE(otherAlgorithm.error().message.find("ppo"), std::string::npos)
+      << otherAlgorithm.error().message;
+
+  PpoConfig longer = config;
+  longer.iterations = 2;
+  Status extended = trainFor({longer}, run, resume);
+  ASSERT_TRUE(extended.ok()) << extended.error().message;
+  EXPECT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
+}
+
+TEST(RunDirectory, PolicyIsRefusedForAnotherEnvironmentShape) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  ASSERT_TRUE(trainFor(withIterations(tinyConfig("ppo"), 1), run).ok());
+  std::string path = (run / "policy.pt").string();
+
+  ASSERT_TRUE(DiscretePolicy::load(path, CounterEnv().spaces()).ok());
+  auto wider = DiscretePolicy::load(path, CounterEnv(3).spaces());
+  ASSERT_FALSE(wider.ok()) << "accepted 18 features for 15";
+  EXPECT_NE(wider.error().message.find("15"), std::string::npos);
+  EXPECT_NE(wider.error().message.find("18"), std::string::npos);
+
+  Spaces moreActions = CounterEnv().spaces();
+  moreActions.action.nvec = {7};
+  auto refused = DiscretePolicy::load(path, moreActions);
+  ASSERT_FALSE(refused.ok()) << "accepted 7 actions for 6";
+  EXPECT_NE(refused.error().message.find("actions"), std::string::npos);
+
+  // Nor does a checkpoint resume on another environment.
+  CounterEnv widerEnv(3);
+  TrainOptions resume;
+  resume.resume = true;
+  Status status = train(withIterations(tinyConfig("ppo"), 2), widerEnv,
+                        toyBenchmarks(), run.string(), resume);
+  EXPECT_FALSE(status.ok());
+}
+
+/// The counter environment claiming a second action head.
+class TwoHeadEnv : public CounterEnv {
+public:
+  TwoHeadEnv() {
+    space = CounterEnv::spaces();
+    space.action.nvec.push_back(2);
+  }
+  const Spaces &spaces() const override { return space; }
+
+private:
+  Spaces space;
+};
+
+TEST(RunDirectory, RefusesEnvironmentsWithoutOneDiscreteHead) {
+  ScratchDir scratch;
+  TwoHeadEnv env;
+  Status status = train(tinyConfig("dqn"), env, toyBenchmarks(),
+                        (scratch / "run").string());
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("2 action heads"), std::string::npos)
+      << status.error().message;
+}
+
+TEST(RunDirectory, UnknownBenchmarkIsAnErrorNamingIt) {
+  ScratchDir scratch;
+  CounterEnv env;
+  Status status = train(tinyConfig("a2c"), env, {{"toy://missing"}},
+                        (scratch / "run").string());
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("toy://missing"), std::string::npos)
+      << status.error().message;
+}
+
+} // namespace
