@@ -16,6 +16,8 @@ int runOptimize(int argc, char **argv);
 int runEval(int argc, char **argv);
 int runGen(int argc, char **argv);
 int runReport(int argc, char **argv);
+int runGraph(int argc, char **argv);
+int runPasses(int argc, char **argv);
 } // namespace rlopt::tool
 
 using namespace rlopt::tool;
@@ -39,13 +41,17 @@ static const char *kUsage =
     "          [--emit-transform T] [--search N] [--json]\n"
     "                                        schedule a program with a policy\n"
     "  eval --suite DIR --agent naive|heuristic|random:N --out DIR\n"
-    "       [--split S] [--threads T]        evaluate an agent on a suite\n"
+    "       [--split S] [--threads T] [--baselines torch,onednn]\n"
+    "                                        evaluate an agent on a suite\n"
     "  report DIR... -o OUT.html [--title T]\n"
     "                                        HTML report of eval results and\n"
     "                                        training runs\n"
     "  peak [--json]                         this machine's FP32 FMA peak\n"
     "  gen ops --out DIR [--seed S] [--count N] [--scale small|full]\n"
-    "                                        generate the op benchmark suite\n";
+    "                                        generate the op benchmark suite\n"
+    "  passes list|run|search|eval|train    LLVM pass ordering (rlopt passes\n"
+    "                                        --help)\n"
+    "  graph inspect FILE [--json]           HLO module: op counts, FLOPs\n";
 
 int main(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") ||
@@ -78,5 +84,9 @@ int main(int argc, char **argv) {
     return runPeak(argc, argv);
   if (command == "gen")
     return runGen(argc, argv);
+  if (command == "graph")
+    return runGraph(argc, argv);
+  if (command == "passes")
+    return runPasses(argc, argv);
   return fail("unknown command '" + command + "' (see rlopt --help)");
 }

@@ -1,0 +1,94 @@
+#ifndef RLOPT_GRAPH_GRAPHENV_H
+#define RLOPT_GRAPH_GRAPHENV_H
+
+#include "rlopt/core/Env.h"
+#include "rlopt/core/Result.h"
+#include "rlopt/graph/Module.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlopt::graph {
+
+/// The graph environment's settings, with the XLA pass-ordering paper's
+/// choices as defaults.
+struct GraphEnvConfig {
+  /// "OpCount": per-opcode counts over the module, divided by the start's
+  /// total op count. "OpCountCost": the same plus FLOPs and transcendentals,
+  /// each divided by its value at the start.
+  std::string observation = "OpCount";
+  /// "OpCount": the paper's reward, -(op count of the new state) / (op
+  /// count at the start). "OpCountReduction": (previous - new) / start, whose
+  /// episode sum is the relative reduction.
+  std::string reward = "OpCount";
+  /// Adds the potential-based shaping gamma * phi(s') - phi(s) with
+  /// phi(s) = -(FLOPs + 2 * transcendentals) / (the same at the start).
+  bool shaping = false;
+  double shapingGamma = 0.99;
+  int episodeLength = 20;
+  /// Where `hlo://NAME` URIs are found: `DIR/NAME.hlo` or `DIR/NAME.txt`.
+  std::string graphDir;
+
+  static Result<GraphEnvConfig> fromJson(const nlohmann::json &json,
+                                         const std::string &where);
+  nlohmann::json toJson() const;
+};
+
+/// The XLA pass-ordering paper's environment over rlopt's HLO layer: each
+/// step runs one graph pass on the whole module.
+class GraphEnv : public Env {
+public:
+  static Result<std::unique_ptr<GraphEnv>> create(const GraphEnvConfig &config);
+
+  const Spaces &spaces() const override { return envSpaces; }
+  /// On a graph that cannot be loaded the observation is empty and
+  /// lastError() says why; tryReset returns the error directly.
+  Observation reset(const BenchmarkRef &benchmark, uint64_t seed) override;
+  StepResult step(const Action &action) override;
+  std::unique_ptr<Env> fork() const override;
+
+  Result<Observation> tryReset(const std::string &uri);
+  const std::optional<Error> &lastError() const { return resetError; }
+
+  /// Op count now, at the start, and after the default pipeline (D).
+  int64_t opCount() const;
+  int64_t initialOpCount() const { return initialOps; }
+  Result<int64_t> defaultPipelineOpCount();
+
+  const Module &module() const { return current; }
+  Module &mutableModule() { return current; }
+  const std::string &benchmarkUri() const { return uri; }
+  const std::vector<int> &actionHistory() const { return history; }
+  double episodeReward() const { return totalReward; }
+  const GraphEnvConfig &config() const { return cfg; }
+
+  /// Resolves `hlo://NAME`, `file://PATH` or a path to a file path.
+  Result<std::string> resolve(const std::string &uri) const;
+  /// The `hlo://` URIs of every graph under the graph directory, sorted.
+  std::vector<std::string> graphUris() const;
+
+private:
+  struct Shared;
+  GraphEnv(GraphEnvConfig config, std::shared_ptr<Shared> shared);
+  Observation observation() const;
+  double potential() const;
+
+  GraphEnvConfig cfg;
+  std::shared_ptr<Shared> shared;
+  Spaces envSpaces;
+  std::string uri;
+  Module current;
+  std::vector<int> history;
+  int64_t initialOps = 0;
+  double initialFlops = 0, initialTranscendentals = 0;
+  double totalReward = 0;
+  bool ended = true;
+  std::optional<Error> resetError;
+};
+
+} // namespace rlopt::graph
+
+#endif

@@ -1,0 +1,43 @@
+#ifndef RLOPT_GRAPH_GRAPHPASS_H
+#define RLOPT_GRAPH_GRAPHPASS_H
+
+#include "rlopt/core/Result.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlopt::graph {
+
+class Module;
+
+/// One action of the graph pass-ordering environment: a deterministic
+/// rewrite of a whole HLO module, named after the XLA pass it mirrors.
+struct GraphPass {
+  std::string name;     ///< e.g. "algsimp-reshape", "cse", "dce"
+  std::string mirrors;  ///< the XLA pass, e.g. "AlgebraicSimplifier"
+  std::string rewrites; ///< one line: what it rewrites and what it leaves out
+  /// Runs the pass; returns whether the module changed. An Error means the
+  /// pass found something it cannot handle and left the module unchanged.
+  std::function<Result<bool>(Module &)> run;
+};
+
+/// The action list in a fixed order: its index is the action value.
+const std::vector<GraphPass> &graphPasses();
+
+/// The index of the pass named `name`, if there is one.
+std::optional<int> findGraphPass(const std::string &name);
+
+/// XLA's simplification pipeline rebuilt from these passes (the baseline D
+/// of the XLA pass-ordering paper): the pass names in order, run repeatedly
+/// until the module stops changing.
+const std::vector<std::string> &defaultPipeline();
+
+/// Runs defaultPipeline() to a fixed point (at most `maxRounds` rounds);
+/// returns the number of rounds that changed the module.
+Result<int> runDefaultPipeline(Module &module, int maxRounds = 25);
+
+} // namespace rlopt::graph
+
+#endif

@@ -1,0 +1,278 @@
+// The graph pass-ordering environment (XLA pass-ordering paper).
+#include "rlopt/graph/GraphEnv.h"
+#include "rlopt/graph/CostAnalysis.h"
+#include "rlopt/graph/GraphPass.h"
+#include "rlopt/graph/OpCount.h"
+#include "rlopt/graph/Opcode.h"
+#include "rlopt/graph/Parser.h"
+#include "rlopt/graph/Verifier.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+namespace rlopt::graph {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kHloPrefix = "hlo://";
+constexpr const char *kFilePrefix = "file://";
+
+Cost costOrZero(const Module &module) {
+  auto cost = analyzeCost(module);
+  return cost ? *cost : Cost{};
+}
+
+} // namespace
+
+struct GraphEnv::Shared {
+  std::map<std::string, Module> pristine;      ///< by resolved path
+  std::map<std::string, int64_t> defaultCount; ///< D, by resolved path
+};
+
+Result<GraphEnvConfig> GraphEnvConfig::fromJson(const nlohmann::json &json,
+                                                const std::string &where) {
+  GraphEnvConfig config;
+  if (!json.is_object())
+    return makeError(where + ": expected a JSON object");
+  for (const auto &[key, value] : json.items()) {
+    try {
+      if (key == "observation")
+        config.observation = value.get<std::string>();
+      else if (key == "reward")
+        config.reward = value.get<std::string>();
+      else if (key == "shaping")
+        config.shaping = value.get<bool>();
+      else if (key == "shaping_gamma")
+        config.shapingGamma = value.get<double>();
+      else if (key == "episode_length")
+        config.episodeLength = value.get<int>();
+      else
+        return makeError(where + ": unknown key '" + key + "'");
+    } catch (const nlohmann::json::exception &) {
+      return makeError(where + ": " + key + ": wrong type (got " +
+                       value.dump() + ")");
+    }
+  }
+  return config;
+}
+
+nlohmann::json GraphEnvConfig::toJson() const {
+  return {{"observation", observation},
+          {"reward", reward},
+          {"shaping", shaping},
+          {"shaping_gamma", shapingGamma},
+          {"episode_length", episodeLength}};
+}
+
+Result<std::unique_ptr<GraphEnv>>
+GraphEnv::create(const GraphEnvConfig &config) {
+  if (config.observation != "OpCount" && config.observation != "OpCountCost")
+    return makeError("observation '" + config.observation +
+                     "': expected OpCount or OpCountCost");
+  if (config.reward != "OpCount" && config.reward != "OpCountReduction")
+    return makeError("reward '" + config.reward +
+                     "': expected OpCount or OpCountReduction");
+  if (config.episodeLength < 1)
+    return makeError("episode_length must be at least 1");
+  if (graphPasses().empty())
+    return makeError("no graph passes are registered");
+  return std::unique_ptr<GraphEnv>(
+      new GraphEnv(config, std::make_shared<Shared>()));
+}
+
+GraphEnv::GraphEnv(GraphEnvConfig config, std::shared_ptr<Shared> shared)
+    : cfg(std::move(config)), shared(std::move(shared)) {
+  int64_t features = kNumOpcodes + (cfg.observation == "OpCountCost" ? 2 : 0);
+  envSpaces.observation.shape = {features};
+  envSpaces.observation.low = 0;
+  envSpaces.observation.high = std::numeric_limits<float>::max();
+  envSpaces.action.nvec = {static_cast<int64_t>(graphPasses().size())};
+  envSpaces.action.names = {"pass"};
+}
+
+Result<std::string> GraphEnv::resolve(const std::string &name) const {
+  std::string path;
+  if (name.rfind(kHloPrefix, 0) == 0) {
+    std::string base = cfg.graphDir + "/" + name.substr(strlen(kHloPrefix));
+    for (const char *ext : {".hlo", ".txt", ""})
+      if (fs::is_regular_file(base + ext))
+        return base + ext;
+    return makeError(name + ": unknown graph (rlopt graph list shows them)");
+  }
+  path =
+      name.rfind(kFilePrefix, 0) == 0 ? name.substr(strlen(kFilePrefix)) : name;
+  if (name.find("://") != std::string::npos && name.rfind(kFilePrefix, 0) != 0)
+    return makeError(name + ": unknown URI scheme (expected hlo://NAME, "
+                            "file://PATH or a path)");
+  if (!fs::is_regular_file(path))
+    return makeError(path + ": no such file");
+  return path;
+}
+
+std::vector<std::string> GraphEnv::graphUris() const {
+  std::vector<std::string> uris;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(cfg.graphDir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::path &path = it->path();
+    if (!it->is_regular_file() ||
+        (path.extension() != ".hlo" && path.extension() != ".txt"))
+      continue;
+    fs::path relative = fs::relative(path, cfg.graphDir);
+    relative.replace_extension();
+    uris.push_back(kHloPrefix + relative.generic_string());
+  }
+  std::sort(uris.begin(), uris.end());
+  return uris;
+}
+
+Observation GraphEnv::reset(const BenchmarkRef &benchmark, uint64_t) {
+  auto obs = tryReset(benchmark.uri);
+  if (!obs) {
+    resetError = obs.error();
+    return {};
+  }
+  resetError.reset();
+  return obs.takeValue();
+}
+
+Result<Observation> GraphEnv::tryReset(const std::string &name) {
+  auto path = resolve(name);
+  if (!path)
+    return path.error();
+  auto cached = shared->pristine.find(*path);
+  if (cached == shared->pristine.end()) {
+    auto parsed = parseModuleFile(*path);
+    if (!parsed)
+      return parsed.error();
+    if (Status valid = verifyModule(*parsed); !valid)
+      return makeError(*path + ": " + valid.error().message);
+    cached = shared->pristine.emplace(*path, parsed.takeValue()).first;
+  }
+  uri = name;
+  current = cached->second.clone();
+  history.clear();
+  totalReward = 0;
+  ended = false;
+  initialOps = opCount();
+  Cost cost = costOrZero(current);
+  initialFlops = cost.flops;
+  initialTranscendentals = cost.transcendentals;
+  return observation();
+}
+
+int64_t GraphEnv::opCount() const { return countModuleOps(current).total; }
+
+Result<int64_t> GraphEnv::defaultPipelineOpCount() {
+  auto path = resolve(uri);
+  if (!path)
+    return path.error();
+  auto cached = shared->defaultCount.find(*path);
+  if (cached != shared->defaultCount.end())
+    return cached->second;
+  Module copy = shared->pristine.at(*path).clone();
+  auto rounds = runDefaultPipeline(copy);
+  if (!rounds)
+    return rounds.error();
+  int64_t count = countModuleOps(copy).total;
+  shared->defaultCount[*path] = count;
+  return count;
+}
+
+double GraphEnv::potential() const {
+  double start = initialFlops + 2 * initialTranscendentals;
+  if (start <= 0)
+    return 0;
+  Cost cost = costOrZero(current);
+  return -(cost.flops + 2 * cost.transcendentals) / start;
+}
+
+Observation GraphEnv::observation() const {
+  Observation obs;
+  OpCounts counts = countModuleOps(current);
+  double scale = initialOps > 0 ? static_cast<double>(initialOps) : 1;
+  for (int64_t count : counts.perOpcode)
+    obs.features.push_back(static_cast<float>(count / scale));
+  if (cfg.observation == "OpCountCost") {
+    Cost cost = costOrZero(current);
+    obs.features.push_back(
+        static_cast<float>(initialFlops > 0 ? cost.flops / initialFlops : 0));
+    obs.features.push_back(
+        static_cast<float>(initialTranscendentals > 0
+                               ? cost.transcendentals / initialTranscendentals
+                               : 0));
+  }
+  obs.masks = {std::vector<uint8_t>(graphPasses().size(), 1)};
+  return obs;
+}
+
+StepResult GraphEnv::step(const Action &action) {
+  StepResult result;
+  if (ended) {
+    result.terminated = true;
+    result.info["error"] = "step outside an episode; call reset";
+    return result;
+  }
+  const auto &passes = graphPasses();
+  if (action.values.size() != 1 || action.values[0] < 0 ||
+      action.values[0] >= static_cast<int64_t>(passes.size())) {
+    ended = true;
+    result.terminated = true;
+    result.info["error"] = "action must be one pass index in [0, " +
+                           std::to_string(passes.size()) + ")";
+    result.obs = observation();
+    return result;
+  }
+  int index = static_cast<int>(action.values[0]);
+  const GraphPass &pass = passes[index];
+  result.info["pass"] = pass.name;
+  int64_t before = opCount();
+  double potentialBefore = cfg.shaping ? potential() : 0;
+  auto changed = pass.run(current);
+  history.push_back(index);
+  if (changed) {
+    if (Status valid = verifyModule(current); !valid)
+      changed = Error{"pass '" + pass.name +
+                      "' left an invalid module: " + valid.error().message};
+  }
+  if (!changed) {
+    ended = true;
+    result.terminated = true;
+    result.info["error"] = changed.error().message;
+    return result;
+  }
+  int64_t after = opCount();
+  double scale = initialOps > 0 ? static_cast<double>(initialOps) : 1;
+  result.reward =
+      cfg.reward == "OpCount" ? -after / scale : (before - after) / scale;
+  if (cfg.shaping)
+    result.reward += cfg.shapingGamma * potential() - potentialBefore;
+  totalReward += result.reward;
+  result.info["changed"] = *changed;
+  result.info["op_count"] = after;
+  result.obs = observation();
+  if (static_cast<int>(history.size()) >= cfg.episodeLength) {
+    ended = true;
+    result.truncated = true;
+  }
+  return result;
+}
+
+std::unique_ptr<Env> GraphEnv::fork() const {
+  std::unique_ptr<GraphEnv> copy(new GraphEnv(cfg, shared));
+  copy->uri = uri;
+  copy->current = current.clone();
+  copy->history = history;
+  copy->initialOps = initialOps;
+  copy->initialFlops = initialFlops;
+  copy->initialTranscendentals = initialTranscendentals;
+  copy->totalReward = totalReward;
+  copy->ended = ended;
+  return copy;
+}
+
+} // namespace rlopt::graph

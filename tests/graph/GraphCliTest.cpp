@@ -1,0 +1,67 @@
+// `rlopt graph inspect`: what a user sees, in text and JSON, and how bad
+// input is reported.
+#include "../tools/ToolTestUtil.h"
+#include "GraphTestUtil.h"
+
+#include <nlohmann/json.hpp>
+
+using rlopt::graph::testing::fixture;
+using rlopt::tool::testing::runRlopt;
+using rlopt::tool::testing::ScratchDir;
+
+TEST(GraphCli, InspectPrintsStructureCountsAndCost) {
+  ScratchDir scratch;
+  auto run =
+      runRlopt({"graph", "inspect", fixture("small.hlo")}, scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find("module small_mlp, 2 computations, entry main"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("instructions: 6 in the entry, 9 in the module"),
+            std::string::npos);
+  // dot 2*32*16, reduce (32-8) adds; tanh 32 transcendentals.
+  EXPECT_NE(run.out.find("flops: 1048\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("transcendentals: 32\n"), std::string::npos);
+  EXPECT_NE(run.out.find("parameter"), std::string::npos);
+}
+
+TEST(GraphCli, InspectJson) {
+  ScratchDir scratch;
+  auto run = runRlopt({"graph", "inspect", fixture("small.hlo"), "--json"},
+                      scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  auto json = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << run.out;
+  EXPECT_EQ(json["module"], "small_mlp");
+  EXPECT_EQ(json["entry"], "main");
+  EXPECT_EQ(json["computations"].size(), 2u);
+  EXPECT_EQ(json["instructions"]["module"], 9);
+  EXPECT_EQ(json["flops"], 1048);
+  EXPECT_EQ(json["transcendentals"], 32);
+  EXPECT_EQ(json["opcodes"]["parameter"]["entry"], 2);
+  EXPECT_EQ(json["opcodes"]["parameter"]["module"], 4);
+  EXPECT_EQ(json["opcodes"]["add"]["entry"], 0);
+}
+
+TEST(GraphCli, BadInputIsOneLineAndExitCode2) {
+  ScratchDir scratch;
+  std::string malformed = fixture("malformed/unknown_opcode.hlo");
+  auto bad = runRlopt({"graph", "inspect", malformed}, scratch.path());
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_EQ(bad.err,
+            "rlopt: " + malformed + ":5:22: unknown opcode 'frobnicate'\n");
+  EXPECT_TRUE(bad.out.empty());
+
+  auto missing =
+      runRlopt({"graph", "inspect", "no/such/file.hlo"}, scratch.path());
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_EQ(missing.err, "rlopt: no/such/file.hlo: cannot read file\n");
+
+  EXPECT_EQ(runRlopt({"graph", "frobnicate"}, scratch.path()).exitCode, 2);
+  EXPECT_EQ(runRlopt({"graph"}, scratch.path()).exitCode, 2);
+  EXPECT_EQ(runRlopt({"graph", "inspect"}, scratch.path()).exitCode, 2);
+  EXPECT_EQ(runRlopt({"graph", "inspect", fixture("small.hlo"), "--bogus"},
+                     scratch.path())
+                .exitCode,
+            2);
+}
