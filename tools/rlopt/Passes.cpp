@@ -242,9 +242,9 @@ void printTable(const std::string &agent,
 }
 
 int runEvalOrSearch(int argc, char **argv, bool search) {
-  Args args(
-      {"agent", "suite", "out", "seed", "episode-length", "config", "reward"},
-      {"json", "no-validate"});
+  Args args({"agent", "suite", "split", "out", "seed", "episode-length",
+             "config", "reward"},
+            {"json", "no-validate"});
   std::string name = search ? "passes search" : "passes eval";
   if (auto error = args.parse(argc, argv, 3))
     return fail(name + ": " + *error);
