@@ -100,7 +100,7 @@ int runList(int argc, char **argv) {
 }
 
 int runRun(int argc, char **argv) {
-  Args args({"passes", "pipeline", "observation", "o", "config", "reward"},
+  Args args({"passes", "pipeline", "observation", "output", "config", "reward"},
             {"json", "validate"});
   if (auto error = args.parse(argc, argv, 3))
     return fail("passes run: " + *error);
@@ -168,9 +168,9 @@ int runRun(int argc, char **argv) {
     if (!validation.ok())
       exitCode = ExitFailure;
   }
-  if (args.has("o")) {
+  if (args.has("output")) {
     if (Status written = writeFileAtomically(
-            args.get("o"), passes::printModule((*env)->module()));
+            args.get("output"), passes::printModule((*env)->module()));
         !written)
       return fail(written.error().message, ExitFailure);
   }

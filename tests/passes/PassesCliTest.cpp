@@ -1,0 +1,101 @@
+// `rlopt passes` from the command line: what a user types and reads.
+#include "../tools/ToolTestUtil.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace rlopt::tool::testing;
+
+namespace {
+const std::string kData = RLOPT_TEST_DATA "/passes";
+} // namespace
+
+TEST(PassesCli, ListShowsActionsExclusionsAndBenchmarks) {
+  ScratchDir scratch;
+  RunResult run = runRlopt({"passes", "list", "--json"}, scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  auto json = nlohmann::json::parse(run.out);
+  EXPECT_GE(json["actions"].size(), 110u);
+  EXPECT_FALSE(json["excluded"].empty());
+  EXPECT_GE(json["benchmarks"].size(), 20u);
+  EXPECT_EQ(json["actions"][0]["name"], "always-inline");
+}
+
+TEST(PassesCli, RunAppliesPassesWritesIrAndValidates) {
+  ScratchDir scratch;
+  std::string out = (scratch / "out.ll").string();
+  RunResult run = runRlopt({"passes", "run", kData + "/sum.c", "--passes",
+                            "mem2reg,instcombine,simplifycfg", "-o", out,
+                            "--validate", "--json"},
+                           scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  auto json = nlohmann::json::parse(run.out);
+  EXPECT_LT(json["ic"].get<double>(), json["ic0"].get<double>());
+  EXPECT_TRUE(json["validation"]["ok"].get<bool>());
+  std::string ir = readFile(out);
+  EXPECT_NE(ir.find("define"), std::string::npos);
+  // The written IR loads back as a benchmark file.
+  RunResult again = runRlopt({"passes", "run", out, "--json"}, scratch.path());
+  ASSERT_EQ(again.exitCode, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["ic0"], json["ic"]);
+}
+
+TEST(PassesCli, BadInputsGetOneLineErrorsAndNoOutputFile) {
+  ScratchDir scratch;
+  std::string out = (scratch / "out.ll").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  std::vector<Case> cases = {
+      {{"passes", "run", kData + "/sum.c", "--passes", "mem2reg,no-such-pass",
+        "-o", out},
+       "unknown pass 'no-such-pass'"},
+      {{"passes", "run", kData + "/broken.c", "-o", out}, "does not compile"},
+      {{"passes", "run", kData + "/garbage.bc", "-o", out}, "garbage.bc"},
+      {{"passes", "run", "benchmark://rlopt-v0/nope", "-o", out},
+       "unknown benchmark"},
+      {{"passes", "run", "generator://csmith-v0/x", "-o", out},
+       "expected a decimal seed"},
+      {{"passes", "eval", "--suite", "rlopt-v0", "--agent", "random:0", "--out",
+        (scratch / "res").string()},
+       "random:SECONDS"},
+      {{"passes", "eval", "--suite", "rlopt-v0", "--split", "valid", "--agent",
+        "greedy", "--out", (scratch / "res").string()},
+       "split 'valid'"},
+      {{"passes", "run", kData + "/sum.c", "--reward", "Speed"},
+       "reward 'Speed'"},
+      {{"passes", "frobnicate"}, "unknown command 'frobnicate'"},
+  };
+  for (const Case &c : cases) {
+    RunResult run = runRlopt(c.args, scratch.path());
+    EXPECT_EQ(run.exitCode, 2) << c.args[2] << ": " << run.err;
+    EXPECT_NE(run.err.find(c.message), std::string::npos)
+        << "expected '" << c.message << "' in: " << run.err;
+    EXPECT_EQ(run.err.find("terminate"), std::string::npos) << run.err;
+    EXPECT_FALSE(fs::exists(out)) << c.args[2];
+    EXPECT_FALSE(fs::exists(scratch / "res")) << c.args[2];
+  }
+}
+
+TEST(PassesCli, EvalWritesResultsWithBothMetrics) {
+  ScratchDir scratch;
+  std::string dir = (scratch / "res").string();
+  RunResult run = runRlopt({"passes", "eval", "benchmark://rlopt-v0/crc32",
+                            kData + "/sum.c", "--agent", "greedy",
+                            "--episode-length", "8", "--out", dir},
+                           scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find("geomean (IC0-IC)/(IC0-IC_Oz)"), std::string::npos);
+  auto json = nlohmann::json::parse(readFile(dir + "/passes-eval.json"));
+  ASSERT_EQ(json["results"].size(), 2u);
+  for (const auto &result : json["results"]) {
+    EXPECT_TRUE(result["validated"].get<bool>()) << result.dump();
+    EXPECT_LE(result["passes"].size(), 8u);
+    double ic0 = result["ic0"], icOz = result["ic_oz"], ic = result["ic"];
+    EXPECT_NEAR(result["leaderboard"].get<double>(), (ic0 - ic) / (ic0 - icOz),
+                1e-9);
+    EXPECT_NEAR(result["oz_ratio"].get<double>(), icOz / ic, 1e-9);
+  }
+  EXPECT_NE(readFile(dir + "/passes-eval.csv").find("leaderboard"),
+            std::string::npos);
+}
