@@ -18,7 +18,8 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
       "repetitions",     "max_rounds",
       "max_spread",      "timeout_seconds",
       "memory_limit_mb", "max_vector_elements",
-      "cache",           "seed"};
+      "cache",           "seed",
+      "interchange"};
   for (auto it = json.begin(); it != json.end(); ++it)
     if (!known.count(it.key()))
       return makeError(where + ": unknown key '" + it.key() + "'");
@@ -45,6 +46,7 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
                      c.measure.transformLimits.maxVectorElements, where),
            readField(json, "cache", c.cachePath, where),
            readField(json, "seed", c.measure.seed, where),
+           readField(json, "interchange", c.interchange, where),
        })
     if (!s)
       return s.error();
@@ -59,6 +61,11 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
                      ": reward: expected \"final\" or \"per_step\", "
                      "got \"" +
                      reward + "\"");
+  if (c.interchange != "pointers" && c.interchange != "enumerated")
+    return makeError(where +
+                     ": interchange: expected \"pointers\" or "
+                     "\"enumerated\", got \"" +
+                     c.interchange + "\"");
   if (c.maxLoops < 1 || c.maxLoops > 16)
     return makeError(where + ": max_loops: expected 1..16");
   if (c.tileSizes.empty() || c.tileSizes[0] != 0)
@@ -102,7 +109,8 @@ nlohmann::json EnvConfig::toJson() const {
           {"memory_limit_mb", measure.limits.memoryBytes >> 20},
           {"max_vector_elements", measure.transformLimits.maxVectorElements},
           {"cache", cachePath},
-          {"seed", measure.seed}};
+          {"seed", measure.seed},
+          {"interchange", interchange}};
 }
 
 } // namespace rlopt::linalg

@@ -55,8 +55,28 @@ LinalgEnv::LinalgEnv(EnvConfig config) : cfg(std::move(config)) {
     nvec.push_back(cfg.tileSizes.size());
     names.push_back("parallel" + std::to_string(l));
   }
-  nvec.push_back(cfg.maxLoops);
-  names.push_back("interchange_pointer");
+  if (enumeratedInterchange()) {
+    nvec.push_back(std::max(1u, cfg.maxLoops * (cfg.maxLoops - 1) / 2));
+    names.push_back("interchange_candidate");
+  } else {
+    nvec.push_back(cfg.maxLoops);
+    names.push_back("interchange_pointer");
+  }
+}
+
+/// Candidate `c` of the enumerated interchange of `n` loops: the swap of
+/// the c-th pair (i, j), i < j, in lexicographic order.
+static std::vector<int64_t> swapCandidate(unsigned n, int64_t c) {
+  std::vector<int64_t> permutation(n);
+  for (unsigned l = 0; l < n; ++l)
+    permutation[l] = l;
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = i + 1; j < n; ++j)
+      if (c-- == 0) {
+        std::swap(permutation[i], permutation[j]);
+        return permutation;
+      }
+  return permutation;
 }
 
 LinalgEnv::~LinalgEnv() = default;
@@ -74,6 +94,8 @@ ActionLayout LinalgEnv::actionLayout() const {
   layout.parallelizeType = kindIndex("parallelize");
   layout.fuseType = kindIndex("fuse");
   layout.interchangeType = kindIndex("interchange");
+  layout.interchangeChoices = static_cast<int>(envSpaces.action.nvec.back());
+  layout.enumeratedInterchange = enumeratedInterchange();
   return layout;
 }
 
@@ -214,7 +236,12 @@ std::vector<std::vector<uint8_t>> LinalgEnv::masks() const {
       if (params && !checkStep(state, index, kinds()[t], *params))
         m[typeHead()][t] = 1;
     }
-    m[pointerHead()][0] = 1;
+    unsigned candidates = op.numLoops() * (op.numLoops() - 1) / 2;
+    if (enumeratedInterchange() && candidates > 0)
+      for (unsigned c = 0; c < candidates && c < m[pointerHead()].size(); ++c)
+        m[pointerHead()][c] = 1;
+    else
+      m[pointerHead()][0] = 1;
   }
   for (unsigned l = 0; l < cfg.maxLoops; ++l) {
     for (size_t c = 0; c < cfg.tileSizes.size(); ++c) {
@@ -336,6 +363,12 @@ StepResult LinalgEnv::step(const Action &action) {
     } else {
       return finishStep(0, false, info);
     }
+  } else if (std::string(kind.name) == "interchange" &&
+             enumeratedInterchange()) {
+    step = TransformStep{
+        "interchange",
+        swapCandidate(op.numLoops(), action.values[pointerHead()])};
+    ++episode->stepsOnOp;
   } else if (std::string(kind.name) == "interchange") {
     episode->inInterchange = true;
     episode->placed.clear();

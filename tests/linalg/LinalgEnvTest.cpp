@@ -102,6 +102,35 @@ TEST(LinalgEnv, InterchangeIsChosenByLevelPointers) {
   EXPECT_EQ(env.schedule().str(), "op2: stop; op1: interchange(2,0,1)");
 }
 
+// The ablation: one step picks a swap of two loops from a fixed list.
+TEST(LinalgEnv, EnumeratedInterchangePicksASwapInOneStep) {
+  EnvConfig config = fastConfig();
+  config.interchange = "enumerated";
+  LinalgEnv env(config);
+  // 8 loop levels: 28 candidate swaps.
+  EXPECT_EQ(env.spaces().action.nvec[env.pointerHead()], 28);
+  EXPECT_EQ(env.spaces().action.names[env.pointerHead()],
+            "interchange_candidate");
+  EXPECT_TRUE(env.actionLayout().enumeratedInterchange);
+  EXPECT_EQ(env.actionLayout().pointerChoices(), 28);
+  Observation obs = env.reset({kMatmulRelu}, 0);
+  StepResult r = env.step(actionFor(obs, "stop"));
+  ASSERT_EQ(env.currentOp(), 1); // the matmul: 3 loops, 3 swaps
+  for (int c = 0; c < 28; ++c)
+    EXPECT_EQ(r.obs.masks[env.pointerHead()][c], c < 3) << c;
+  Action pick = actionFor(r.obs, "interchange");
+  pick.values[env.pointerHead()] = 1; // (0, 2)
+  r = env.step(pick);
+  ASSERT_FALSE(r.info.contains("error")) << r.info.dump();
+  // No sub-steps: the next step may choose any transformation again.
+  EXPECT_EQ(r.obs.masks[0][kindIndex("tile")], 1);
+  EXPECT_EQ(env.schedule().str(), "op2: stop; op1: interchange(2,1,0)");
+
+  auto bad = EnvConfig::fromJson({{"interchange", "pointer"}}, "c.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("interchange"), std::string::npos);
+}
+
 TEST(LinalgEnv, MaskedActionIsAnErrorNotACrash) {
   LinalgEnv env(fastConfig());
   Observation obs = env.reset({kMatmulRelu}, 0);

@@ -14,6 +14,13 @@ struct ActionLayout {
   int interchangeFlag = 0; ///< index of the "choosing interchange" flag
   int numTypes = 0, maxLoops = 0, numTileSizes = 0;
   int tileType = 0, parallelizeType = 0, fuseType = 0, interchangeType = 0;
+  /// Choices of the interchange head: maxLoops for level pointers, or the
+  /// number of enumerated candidates.
+  int interchangeChoices = 0;
+  bool enumeratedInterchange = false;
+  int pointerChoices() const {
+    return interchangeChoices > 0 ? interchangeChoices : maxLoops;
+  }
 
   int observationSize() const { return 2 * opFeatureSize + extraFeatures; }
   int tileHead(int level) const { return 1 + level; }
@@ -39,7 +46,9 @@ inline nlohmann::json ActionLayout::toJson() const {
           {"tile_type", tileType},
           {"parallelize_type", parallelizeType},
           {"fuse_type", fuseType},
-          {"interchange_type", interchangeType}};
+          {"interchange_type", interchangeType},
+          {"interchange_choices", interchangeChoices},
+          {"enumerated_interchange", enumeratedInterchange}};
 }
 
 inline ActionLayout ActionLayout::fromJson(const nlohmann::json &json) {
@@ -55,6 +64,8 @@ inline ActionLayout ActionLayout::fromJson(const nlohmann::json &json) {
   l.parallelizeType = json.value("parallelize_type", 0);
   l.fuseType = json.value("fuse_type", 0);
   l.interchangeType = json.value("interchange_type", 0);
+  l.interchangeChoices = json.value("interchange_choices", 0);
+  l.enumeratedInterchange = json.value("enumerated_interchange", false);
   return l;
 }
 

@@ -26,6 +26,11 @@ struct EnvConfig {
   std::vector<int64_t> tileSizes = {0, 1, 2, 4, 8, 16, 32, 64, 128};
   unsigned stepsPerOp = 5; ///< transformations per op before moving on
   RewardMode reward = RewardMode::Final;
+  /// "pointers": interchange is chosen one loop level per sub-step (the
+  /// paper's level pointers). "enumerated": one step picks a candidate from
+  /// a fixed list, all swaps of two loops (n(n-1)/2 for n loops), the
+  /// ablation the paper compares against.
+  std::string interchange = "pointers";
   double failureReward = -1; ///< reward of a wrong or failed candidate
   MeasureOptions measure;
   std::string cachePath; ///< empty = the default cache location

@@ -24,7 +24,9 @@ namespace rlopt::linalg {
 ///   [1 + 2L]                 interchange level pointer
 /// with L = max_loops. Interchange is chosen one loop level at a time: after
 /// `interchange`, the following sub-steps pick the loop for position 0, 1,
-/// ...; loops already placed are masked.
+/// ...; loops already placed are masked. With `interchange: "enumerated"`
+/// the last head instead picks one of the L(L-1)/2 swaps of two loops in the
+/// same step as the `interchange` type (the ablation).
 class LinalgEnv : public Env {
 public:
   explicit LinalgEnv(EnvConfig config);
@@ -56,6 +58,7 @@ public:
     return 1 + cfg.maxLoops + level;
   }
   unsigned pointerHead() const { return 1 + 2 * cfg.maxLoops; }
+  bool enumeratedInterchange() const { return cfg.interchange == "enumerated"; }
   unsigned numHeads() const { return 2 + 2 * cfg.maxLoops; }
 
 private:

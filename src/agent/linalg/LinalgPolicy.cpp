@@ -79,7 +79,7 @@ LinalgPolicy::LinalgPolicy(const linalg::ActionLayout &layout,
   sizes.push_back(layout.numTypes);
   for (int l = 0; l < 2 * layout.maxLoops; ++l)
     sizes.push_back(layout.numTileSizes);
-  sizes.push_back(layout.maxLoops);
+  sizes.push_back(layout.pointerChoices());
   int64_t total = 0;
   for (int64_t s : sizes)
     total += s;
@@ -127,8 +127,12 @@ LinalgPolicy::Output LinalgPolicy::headsOutput(const torch::Tensor &logits,
   torch::Tensor usesParallel =
       ((type == layout.parallelizeType) | (type == layout.fuseType))
           .to(torch::kFloat);
+  // Level pointers act in the interchange sub-steps; an enumerated
+  // candidate is chosen together with the interchange type.
   torch::Tensor usesPointer =
-      (obs.select(1, layout.interchangeFlag) > 0.5).to(torch::kFloat);
+      layout.enumeratedInterchange
+          ? (type == layout.interchangeType).to(torch::kFloat)
+          : (obs.select(1, layout.interchangeFlag) > 0.5).to(torch::kFloat);
   Output out;
   out.logProb = torch::zeros({batch});
   out.entropy = torch::zeros({batch});
