@@ -2,7 +2,7 @@
 
 #include "rlopt/agent/RandomSearch.h"
 #include "rlopt/agent/linalg/PolicyRunner.h"
-#include "rlopt/eval/TorchBaseline.h"
+#include "rlopt/eval/ExternalBaselines.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/LinalgEnv.h"
@@ -87,6 +87,8 @@ nlohmann::json BenchmarkResult::externalsJson() const {
                            {"ms", e.ms},
                            {"spread", e.spread},
                            {"correct", e.correct},
+                           {"max_abs_error", e.maxAbsError},
+                           {"impl", e.info},
                            {"error", e.error}};
     // > 1: the candidate is faster than the external implementation.
     if (e.ms > 0 && candidateMs > 0)
@@ -148,14 +150,12 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   result.schedule = schedule.str();
   linalg::MeasureOptions measureOptions = options.env.measure;
   for (const std::string &name : options.baselines) {
-    if (name != "torch")
-      continue;
-    auto torch = torchBaseline(benchmark.opClass, benchmark.shapes,
-                               measureOptions.threads);
-    if (torch)
-      measureOptions.externals.push_back(*torch);
+    auto external = makeExternalBaseline(
+        name, benchmark.opClass, benchmark.shapes, measureOptions.threads);
+    if (external)
+      measureOptions.externals.push_back(*external);
     else
-      result.externals.push_back({"torch", torch.error().message});
+      result.externals.push_back({name, external.error().message});
   }
   auto m = linalg::measureSchedule(program, schedule, measureOptions, cache);
   if (!m) {
@@ -169,8 +169,13 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   result.speedup = m->speedup;
   result.correct = m->correct;
   result.cached = m->cached;
-  for (const linalg::ExternalTiming &e : m->externals)
+  // What ran is known where the baseline was made, also for cached timings.
+  for (linalg::ExternalTiming e : m->externals) {
+    for (const linalg::ExternalBaseline &external : measureOptions.externals)
+      if (external.name == e.name)
+        e.info = external.info;
     result.externals.push_back(e);
+  }
   if (!m->correct)
     result.error = "wrong result (outputs differ from the baseline's)";
   if (m->candidateMs > 0) {

@@ -2,6 +2,7 @@
 
 #include "rlopt/core/File.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -22,6 +23,34 @@ static std::string csvField(const std::string &text) {
   return quoted + "\"";
 }
 
+/// The external baselines in `results`, in order of first appearance.
+static std::vector<std::string>
+externalNames(const std::vector<BenchmarkResult> &results) {
+  std::vector<std::string> names;
+  for (const BenchmarkResult &r : results)
+    for (const linalg::ExternalTiming &e : r.externals)
+      if (std::find(names.begin(), names.end(), e.name) == names.end())
+        names.push_back(e.name);
+  return names;
+}
+
+static const linalg::ExternalTiming *findExternal(const BenchmarkResult &r,
+                                                  const std::string &name) {
+  for (const linalg::ExternalTiming &e : r.externals)
+    if (e.name == name)
+      return &e;
+  return nullptr;
+}
+
+/// External time over candidate time (> 1: the candidate is faster), or 0
+/// when either side has no valid time.
+static double candidateVsExternal(const BenchmarkResult &r,
+                                  const linalg::ExternalTiming *e) {
+  if (!e || !r.ok() || !e->correct || e->ms <= 0 || r.candidateMs <= 0)
+    return 0;
+  return e->ms / r.candidateMs;
+}
+
 Status writeResults(const std::string &dir,
                     const std::vector<BenchmarkResult> &results,
                     const nlohmann::json &meta) {
@@ -39,60 +68,132 @@ Status writeResults(const std::string &dir,
       !s)
     return s;
 
+  // One group of columns per external baseline, after the fixed ones.
+  std::vector<std::string> externals = externalNames(results);
   std::ostringstream csv;
   csv << "name,class,split,flops,bytes,baseline_ms,candidate_ms,"
          "baseline_spread,candidate_spread,speedup,correct,gflops,"
-         "percent_peak,gbps,schedule,error\n";
-  for (const BenchmarkResult &r : results)
+         "percent_peak,gbps,schedule,error";
+  for (const std::string &name : externals)
+    csv << ',' << name << "_ms," << name << "_spread," << name << "_correct,"
+        << name << "_max_abs_error," << name << "_impl,candidate_vs_" << name
+        << ',' << name << "_error";
+  csv << '\n';
+  for (const BenchmarkResult &r : results) {
     csv << csvField(r.benchmark.name) << ',' << r.benchmark.opClass << ','
         << r.benchmark.split << ',' << r.benchmark.flops << ','
         << r.benchmark.bytes << ',' << r.baselineMs << ',' << r.candidateMs
         << ',' << r.baselineSpread << ',' << r.candidateSpread << ','
         << r.speedup << ',' << (r.correct ? "true" : "false") << ',' << r.gflops
         << ',' << r.percentPeak << ',' << r.gbps << ',' << csvField(r.schedule)
-        << ',' << csvField(r.error) << '\n';
+        << ',' << csvField(r.error);
+    for (const std::string &name : externals) {
+      const linalg::ExternalTiming *e = findExternal(r, name);
+      if (!e) {
+        csv << ",,,,,,,";
+        continue;
+      }
+      double ratio = candidateVsExternal(r, e);
+      csv << ',' << e->ms << ',' << e->spread << ','
+          << (e->correct ? "true" : "false") << ',' << e->maxAbsError << ','
+          << csvField(e->info) << ',';
+      if (ratio > 0)
+        csv << ratio;
+      csv << ',' << csvField(e->error);
+    }
+    csv << '\n';
+  }
   return writeFileAtomically(dir + "/results.csv", csv.str());
 }
 
+/// A geometric mean built one value at a time.
+struct Geomean {
+  double logSum = 0;
+  int count = 0;
+  void add(double value) {
+    logSum += std::log(value);
+    ++count;
+  }
+  /// `format` takes the mean as its one double.
+  std::string text(const char *format) const {
+    if (!count)
+      return "-";
+    char out[32];
+    snprintf(out, sizeof(out), format, std::exp(logSum / count));
+    return out;
+  }
+};
+
 std::string summaryTable(const std::vector<BenchmarkResult> &results) {
+  std::vector<std::string> externals = externalNames(results);
   struct ClassStats {
     int count = 0, failed = 0;
-    double logSum = 0;
-    int measured = 0;
+    Geomean speedup;
+    std::vector<Geomean> vsExternal;
   };
   std::map<std::string, ClassStats> byClass;
   ClassStats total;
+  total.vsExternal.resize(externals.size());
   for (const BenchmarkResult &r : results) {
-    for (ClassStats *s : {&byClass[r.benchmark.opClass], &total}) {
+    ClassStats &cls = byClass[r.benchmark.opClass];
+    cls.vsExternal.resize(externals.size());
+    for (ClassStats *s : {&cls, &total}) {
       ++s->count;
       if (!r.ok()) {
         ++s->failed;
         continue;
       }
-      s->logSum += std::log(r.speedup);
-      ++s->measured;
+      s->speedup.add(r.speedup);
+      for (size_t e = 0; e < externals.size(); ++e)
+        if (double ratio =
+                candidateVsExternal(r, findExternal(r, externals[e])))
+          s->vsExternal[e].add(ratio);
     }
   }
   std::ostringstream out;
-  char line[160];
-  snprintf(line, sizeof(line), "%-16s %6s %7s %16s\n", "class", "count",
-           "failed", "geomean speedup");
-  out << line;
+  char cell[64];
+  snprintf(cell, sizeof(cell), "%-18s %6s %7s %16s", "class", "count", "failed",
+           "geomean speedup");
+  out << cell;
+  for (const std::string &name : externals) {
+    snprintf(cell, sizeof(cell), " %10s", ("vs " + name).c_str());
+    out << cell;
+  }
+  out << '\n';
   auto row = [&](const std::string &name, const ClassStats &s) {
-    std::string geomean =
-        s.measured ? std::to_string(std::exp(s.logSum / s.measured)) : "-";
-    if (s.measured) {
-      char g[32];
-      snprintf(g, sizeof(g), "%.2fx", std::exp(s.logSum / s.measured));
-      geomean = g;
+    snprintf(cell, sizeof(cell), "%-18s %6d %7d %16s", name.c_str(), s.count,
+             s.failed, s.speedup.text("%.2fx").c_str());
+    out << cell;
+    // Significant digits: a naive candidate is hundreds of times slower.
+    for (const Geomean &g : s.vsExternal) {
+      snprintf(cell, sizeof(cell), " %10s", g.text("%.3g").c_str());
+      out << cell;
     }
-    snprintf(line, sizeof(line), "%-16s %6d %7d %16s\n", name.c_str(), s.count,
-             s.failed, geomean.c_str());
-    out << line;
+    out << '\n';
   };
   for (const auto &[name, stats] : byClass)
     row(name, stats);
   row("all", total);
+  if (!externals.empty())
+    out << "vs X: geomean of X's time over the candidate's (> 1: the "
+           "candidate is faster)\n";
+  // Which kernels each external baseline ran, e.g. oneDNN's implementations.
+  for (const std::string &name : externals) {
+    std::map<std::string, int> kernels;
+    for (const BenchmarkResult &r : results)
+      if (const linalg::ExternalTiming *e = findExternal(r, name);
+          e && !e->info.empty() && e->error.empty())
+        ++kernels[e->info];
+    if (kernels.empty())
+      continue;
+    out << name << " kernels:";
+    const char *separator = " ";
+    for (const auto &[info, count] : kernels) {
+      out << separator << info << " (" << count << ')';
+      separator = ", ";
+    }
+    out << '\n';
+  }
   for (const BenchmarkResult &r : results)
     if (!r.ok())
       out << "failed: " << r.benchmark.name << ": " << r.error << "\n";

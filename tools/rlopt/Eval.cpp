@@ -1,13 +1,16 @@
 // rlopt eval --suite DIR [--split S] --agent A [--threads T] --out DIR
-//            [--db PATH] [--config C] [--seed S]
+//            [--db PATH] [--config C] [--seed S] [--baselines torch,onednn]
 #include "Args.h"
 
 #include "rlopt/core/Progress.h"
 #include "rlopt/data/Suite.h"
 #include "rlopt/eval/Evaluate.h"
+#include "rlopt/eval/ExternalBaselines.h"
+#include "rlopt/eval/OnednnBaseline.h"
 #include "rlopt/eval/TorchBaseline.h"
 #include "rlopt/measure/Peak.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
@@ -58,10 +61,13 @@ int runEval(int argc, char **argv) {
     while (true) {
       size_t comma = list.find(',', start);
       std::string name = list.substr(start, comma - start);
-      if (name == "onednn")
-        return fail("eval: --baselines onednn is not available yet (torch is)");
-      if (name != "torch")
-        return fail("eval: unknown baseline '" + name + "' (expected torch)");
+      const std::vector<std::string> &known = eval::externalBaselineNames();
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        return fail("eval: unknown baseline '" + name +
+                    "' (expected torch or onednn)");
+      if (std::find(options.baselines.begin(), options.baselines.end(), name) !=
+          options.baselines.end())
+        return fail("eval: baseline '" + name + "' given twice");
       options.baselines.push_back(name);
       if (comma == std::string::npos)
         break;
@@ -99,8 +105,14 @@ int runEval(int argc, char **argv) {
                          {"peak_gflops_1thread", options.peakGflops},
                          {"rlopt_version", RLOPT_VERSION},
                          {"date", static_cast<long>(std::time(nullptr))}};
-  if (!options.baselines.empty())
+  auto wanted = [&](const char *name) {
+    return std::find(options.baselines.begin(), options.baselines.end(),
+                     name) != options.baselines.end();
+  };
+  if (wanted("torch"))
     meta["torch_configuration"] = eval::torchConfiguration();
+  if (wanted("onednn"))
+    meta["onednn_configuration"] = eval::onednnConfiguration();
   if (Status s = eval::writeResults(args.get("out"), results, meta); !s)
     return fail(s.error().message, ExitFailure);
   std::cout << eval::summaryTable(results);

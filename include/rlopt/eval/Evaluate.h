@@ -43,7 +43,7 @@ struct BenchmarkResult {
   double gflops = 0;      ///< candidate FLOP rate
   double percentPeak = 0; ///< of threads x single-thread FMA peak
   double gbps = 0;        ///< candidate bytes moved per second
-  /// External baselines (LibTorch, ...) timed in the same run.
+  /// External baselines (LibTorch, oneDNN) timed in the same run.
   std::vector<linalg::ExternalTiming> externals;
 
   bool ok() const { return error.empty() && correct; }
@@ -55,7 +55,7 @@ struct EvalOptions {
   AgentSpec agent;
   linalg::EnvConfig env; ///< measurement, threads, cache, search knobs
   double peakGflops = 0; ///< single-thread FP32 peak; 0 = do not report %
-  std::vector<std::string> baselines; ///< "torch"
+  std::vector<std::string> baselines; ///< "torch", "onednn"
   uint64_t seed = 0;
 };
 
@@ -76,8 +76,10 @@ Status writeResults(const std::string &dir,
                     const std::vector<BenchmarkResult> &results,
                     const nlohmann::json &meta);
 
-/// The table printed at the end: per op class, count, failures and the
-/// geometric mean speedup over naive (failed benchmarks excluded and listed).
+/// The table printed at the end: per op class, count, failures, the
+/// geometric mean speedup over naive and, per external baseline, the
+/// geometric mean of its time over the candidate's (failed benchmarks
+/// excluded and listed), then the kernels each external baseline ran.
 std::string summaryTable(const std::vector<BenchmarkResult> &results);
 
 } // namespace rlopt::eval

@@ -29,6 +29,9 @@ struct ExternalBaseline {
       const std::vector<RawTensor> &inputs,
       const std::vector<RawTensor> &outputs)>
       prepare;
+  /// Which of the library's kernels runs, when it says (oneDNN's
+  /// implementation name, e.g. "jit_1x1:avx2"); empty otherwise.
+  std::string info;
 };
 
 /// How an external baseline fared in one measurement.
@@ -37,6 +40,7 @@ struct ExternalTiming {
   double ms = 0, spread = 0;
   bool correct = false;
   double maxAbsError = 0;
+  std::string info{}; ///< the baseline's `info`
 };
 
 } // namespace rlopt::linalg
