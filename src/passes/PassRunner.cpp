@@ -76,34 +76,48 @@ void PassRunner::adoptHostTarget(llvm::Module &module) const {
     module.setDataLayout(machine->createDataLayout());
 }
 
-Result<bool> PassRunner::run(llvm::Module &module,
-                             const std::string &pipeline) {
-  // Fresh analysis managers per run: analyses never outlive the module
-  // they describe, which matters after fork() and reset().
+namespace {
+/// The pass manager and its analyses for one run. After a crash inside LLVM
+/// it is leaked, not destroyed: the crash skipped destructors, so its
+/// analyses may hold value handles into a half-rewritten module.
+struct PassSession {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(machine.get());
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-
   llvm::ModulePassManager manager;
-  if (llvm::Error error = builder.parsePassPipeline(manager, pipeline))
+};
+} // namespace
+
+Result<bool> PassRunner::run(llvm::Module &module,
+                             const std::string &pipeline) {
+  crashed = false;
+  // Fresh analysis managers per run: analyses never outlive the module
+  // they describe, which matters after fork() and reset().
+  auto session = std::make_unique<PassSession>();
+  llvm::PassBuilder builder(machine.get());
+  builder.registerModuleAnalyses(session->mam);
+  builder.registerCGSCCAnalyses(session->cgam);
+  builder.registerFunctionAnalyses(session->fam);
+  builder.registerLoopAnalyses(session->lam);
+  builder.crossRegisterProxies(session->lam, session->fam, session->cgam,
+                               session->mam);
+  if (llvm::Error error = builder.parsePassPipeline(session->manager, pipeline))
     return makeError("pass pipeline '" + pipeline +
                      "': " + llvm::toString(std::move(error)));
 
   uint64_t before = structuralHash(module);
   llvm::CrashRecoveryContext recovery;
   fatalReason.clear();
-  bool completed = recovery.RunSafely([&] { manager.run(module, mam); });
-  if (!completed)
+  bool completed =
+      recovery.RunSafely([&] { session->manager.run(module, session->mam); });
+  if (!completed) {
+    crashed = true;
+    session.release();
     return makeError("pass '" + pipeline + "' " +
                      (fatalReason.empty() ? "crashed inside LLVM"
                                           : "failed: " + fatalReason));
+  }
 
   std::string problems;
   llvm::raw_string_ostream stream(problems);

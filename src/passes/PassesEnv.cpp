@@ -94,6 +94,17 @@ struct PassesEnv::Shared {
   std::shared_ptr<PassRunner> runner;
   std::unique_ptr<BenchmarkLoader> loader;
   std::map<std::string, double> baselines; ///< "uri|metric|pipeline"
+
+  /// After a crash inside LLVM the context may be corrupt (see
+  /// PassRunner::lastRunCrashed): it and every module in it are leaked, and
+  /// loading continues in a fresh context.
+  void abandonContext() {
+    BenchmarkSources sources = loader->sources();
+    new std::shared_ptr<llvm::LLVMContext>(loader->sharedContext());
+    loader.release();
+    loader = std::make_unique<BenchmarkLoader>(
+        sources, std::make_shared<llvm::LLVMContext>());
+  }
 };
 
 Result<PassesEnvConfig> PassesEnvConfig::fromJson(const nlohmann::json &json,
@@ -241,6 +252,10 @@ StepResult PassesEnv::step(const Action &action) {
     ended = true;
     result.terminated = true;
     result.info["error"] = changed.error().message;
+    if (shared->runner->lastRunCrashed()) {
+      current.module.release();
+      shared->abandonContext();
+    }
     return result;
   }
   result.info["changed"] = *changed;
@@ -331,8 +346,13 @@ Result<double> PassesEnv::baseline(const std::string &metricName,
   shared->runner->adoptHostTarget(*pristine->module);
   if (pipeline != "none") {
     auto ran = shared->runner->run(*pristine->module, pipeline);
-    if (!ran)
+    if (!ran) {
+      if (shared->runner->lastRunCrashed()) {
+        pristine->module.release();
+        shared->abandonContext();
+      }
       return ran.error();
+    }
   }
   auto value = measureMetric(*pristine->module, metricName);
   if (!value)

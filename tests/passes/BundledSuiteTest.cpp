@@ -1,6 +1,9 @@
 #include "rlopt/passes/PassCatalog.h"
 #include "rlopt/passes/PassRunner.h"
+
 #include "rlopt/passes/PassesEnv.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 
 #include <gtest/gtest.h>
 
@@ -106,4 +109,31 @@ TEST(BundledSuite, EveryProgramIsInExactlyOneSplit) {
   EXPECT_EQ(seen.size(), loader.bundledUris().size());
   EXPECT_GE(test->size(), 5u);
   EXPECT_FALSE(loader.bundledSplit("validation").ok());
+}
+
+// A crash inside a pass (unify-loop-exits on large_lisp, which is why it is
+// not an action) is reported, and work goes on in a fresh context.
+TEST(BundledSuite, ACrashInsideAPassIsReportedAndWorkGoesOn) {
+  auto runner = PassRunner::create();
+  ASSERT_TRUE(runner.ok());
+  auto context = std::make_shared<llvm::LLVMContext>();
+  auto *leaked = new BenchmarkLoader(bundledSources(), context);
+  auto lisp = leaked->load("benchmark://rlopt-v0/large_lisp");
+  ASSERT_TRUE(lisp.ok()) << lisp.error().message;
+  auto ran = (*runner)->run(*lisp->module, "unify-loop-exits");
+  ASSERT_FALSE(ran.ok());
+  EXPECT_TRUE((*runner)->lastRunCrashed());
+  EXPECT_NE(ran.error().message.find("crashed inside LLVM"), std::string::npos);
+  // The crashed module and its context stay leaked, as the environment
+  // leaves them.
+  lisp->module.release();
+
+  BenchmarkLoader fresh(bundledSources(),
+                        std::make_shared<llvm::LLVMContext>());
+  auto qsort = fresh.load("benchmark://rlopt-v0/qsort");
+  ASSERT_TRUE(qsort.ok());
+  auto again = (*runner)->run(*qsort->module, "mem2reg");
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_FALSE((*runner)->lastRunCrashed());
+  EXPECT_TRUE(*again);
 }

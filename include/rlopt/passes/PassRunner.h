@@ -34,9 +34,16 @@ public:
 
   llvm::TargetMachine &targetMachine() { return *machine; }
 
+  /// Whether the last run() crashed or aborted inside LLVM. The crash
+  /// skipped destructors, so the module and anything else in its
+  /// LLVMContext (uniqued constants and their use lists) may be corrupt:
+  /// callers leak them and continue in a fresh context.
+  bool lastRunCrashed() const { return crashed; }
+
 private:
   explicit PassRunner(std::unique_ptr<llvm::TargetMachine> machine);
   std::unique_ptr<llvm::TargetMachine> machine;
+  bool crashed = false;
 };
 
 /// A cheap structural hash of the module (opcodes, types, operands): it
