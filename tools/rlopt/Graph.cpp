@@ -113,21 +113,30 @@ int runGraphInspect(int argc, char **argv) {
   return ExitOk;
 }
 
+int runGraphList(int argc, char **argv);
+int runGraphRun(int argc, char **argv);
+int runGraphEval(int argc, char **argv);
+int runGraphTrain(int argc, char **argv);
+
 int runGraph(int argc, char **argv) {
   struct Subcommand {
     const char *name;
     int (*run)(int, char **);
   };
   static const Subcommand kSubcommands[] = {
-      {"inspect", runGraphInspect},
+      {"inspect", runGraphInspect}, {"list", runGraphList},
+      {"run", runGraphRun},         {"eval", runGraphEval},
+      {"train", runGraphTrain},
   };
   if (argc < 3)
-    return fail("graph: expected a subcommand: inspect");
+    return fail("graph: expected a subcommand: inspect, list, run, eval or "
+                "train");
   std::string name = argv[2];
   for (const Subcommand &subcommand : kSubcommands)
     if (name == subcommand.name)
       return subcommand.run(argc, argv);
-  return fail("graph: unknown subcommand '" + name + "' (expected inspect)");
+  return fail("graph: unknown subcommand '" + name +
+              "' (expected inspect, list, run, eval or train)");
 }
 
 } // namespace rlopt::tool

@@ -47,11 +47,15 @@ static const char *kUsage =
     "                                        HTML report of eval results and\n"
     "                                        training runs\n"
     "  peak [--json]                         this machine's FP32 FMA peak\n"
-    "  gen ops --out DIR [--seed S] [--count N] [--scale small|full]\n"
-    "                                        generate the op benchmark suite\n"
+    "  gen ops|chains --out DIR [--seed S] [--count N]\n"
+    "          [--scale small|full]          generate the single-op or the\n"
+    "                                        op-chain benchmark suite\n"
+    "  gen nets --out DIR [--scale small|full]\n"
+    "                                        generate the whole-network suite\n"
     "  passes list|run|search|eval|train    LLVM pass ordering (rlopt passes\n"
     "                                        --help)\n"
-    "  graph inspect FILE [--json]           HLO module: op counts, FLOPs\n";
+    "  graph inspect FILE [--json]           HLO module: op counts, FLOPs\n"
+    "  graph list|run|eval|train             graph pass ordering over HLO\n";
 
 int main(int argc, char **argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") ||

@@ -28,15 +28,44 @@ struct InterpreterOptions {
   uint64_t constantSeed = 0x5eed;
   int64_t maxElements = int64_t(1) << 27; ///< per value; larger is an Error
   int64_t maxWhileIterations = 100000;    ///< per while loop
+  /// Round every floating-point result to its element type's precision
+  /// (f32, bf16, f16, ...), as XLA stores it. When false, arithmetic stays
+  /// in double and only convert and bitcast-convert round: the graph's
+  /// math without storage rounding, for comparing passes that legitimately
+  /// reorder floating-point operations.
+  bool roundToElementType = true;
 };
 
 /// Seeded random arguments for the entry computation's parameters:
 /// floating point in [-1, 1), integers in a small range, predicates 0/1.
 Result<std::vector<Value>> randomArguments(const Module &module, uint64_t seed);
+/// As above; a parameter over `options.maxElements` is an Error.
+Result<std::vector<Value>> randomArguments(const Module &module, uint64_t seed,
+                                           const InterpreterOptions &options);
 
 /// Evaluates the entry computation on `arguments`. Opcodes it does not
 /// implement, and values over the limits, are an Error naming them;
 /// collectives act as the identity on one device.
+///
+/// Semantics, where XLA leaves room or the double representation limits:
+///  - every floating-point result is rounded to its element type (bf16
+///    through f32, which differs from direct rounding in rare ties) unless
+///    roundToElementType is off; integers wrap to their width and are exact
+///    up to 2^53 (u64/s64 beyond that lose low bits); float-to-integer
+///    convert truncates toward zero and saturates, NaN giving 0;
+///  - integer x/0 is -1 (all ones) and x%0 is x; MIN/-1 is MIN;
+///  - dot and convolution accumulate in double and round once; reduce and
+///    reduce-window fold in row-major order, rounding each step;
+///  - dynamic-slice and gather clamp start indices into the operand;
+///    scatter skips windows that do not fit;
+///  - rng and rng-bit-generator are deterministic in the seed, the run
+///    count and the state, but are not XLA's bit streams;
+///  - custom-calls run for the targets AwsNeuronGelu(ApprxTanh, Backward),
+///    AwsNeuronTransferWithStaticRing, cuda_threefry2x32, cusolver_potrf,
+///    cusolver_getrf, cublas_getrf_batched, cusolver_geqrf, cusolver_orgqr,
+///    cublas_trsm_batched and cuda_lu_pivots_to_permutation; any other
+///    target is an Error naming it;
+///  - complex elements are an Error in every op that reads them.
 Result<Value> evaluate(const Module &module,
                        const std::vector<Value> &arguments,
                        const InterpreterOptions &options = {});

@@ -1,0 +1,741 @@
+#include "ConstantEvaluation.h"
+
+#include "PassSupport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace rlopt::graph {
+
+namespace {
+
+using Array = ConstantArray;
+
+int bitWidth(ElementType type) {
+  switch (type) {
+  case ElementType::Pred:
+    return 1;
+  case ElementType::S8:
+  case ElementType::U8:
+    return 8;
+  case ElementType::S16:
+  case ElementType::U16:
+  case ElementType::F16:
+  case ElementType::BF16:
+    return 16;
+  case ElementType::S32:
+  case ElementType::U32:
+  case ElementType::F32:
+    return 32;
+  default:
+    return 64;
+  }
+}
+
+double roundTo(ElementType type, double value) {
+  switch (type) {
+  case ElementType::F32:
+    return static_cast<float>(value);
+  case ElementType::F16:
+    return static_cast<double>(static_cast<_Float16>(value));
+  case ElementType::BF16: {
+    float narrow = static_cast<float>(value);
+    if (std::isnan(narrow))
+      return narrow;
+    uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof bits);
+    bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
+    bits &= 0xffff0000u;
+    std::memcpy(&narrow, &bits, sizeof bits);
+    return narrow;
+  }
+  default:
+    return value;
+  }
+}
+
+// Two's complement wrap-around to the type's width (u64 keeps its bits).
+int64_t wrap(ElementType type, uint64_t bits) {
+  switch (type) {
+  case ElementType::Pred:
+    return bits != 0;
+  case ElementType::S8:
+    return static_cast<int8_t>(bits);
+  case ElementType::S16:
+    return static_cast<int16_t>(bits);
+  case ElementType::S32:
+    return static_cast<int32_t>(bits);
+  case ElementType::U8:
+    return static_cast<uint8_t>(bits);
+  case ElementType::U16:
+    return static_cast<uint16_t>(bits);
+  case ElementType::U32:
+    return static_cast<uint32_t>(bits);
+  default:
+    return static_cast<int64_t>(bits);
+  }
+}
+
+bool isUnsigned(ElementType type) { return isUnsignedInteger(type); }
+
+// Integer value of an element as a long double-free pair: fits in int64
+// unless it is a u64 at or above 2^63.
+bool integerInRange(ElementType from, int64_t value, ElementType to) {
+  bool huge = from == ElementType::U64 && value < 0;
+  if (to == ElementType::Pred)
+    return true;
+  if (to == ElementType::U64)
+    return huge || value >= 0;
+  if (huge)
+    return false;
+  int bits = bitWidth(to);
+  if (isUnsigned(to))
+    return value >= 0 && (bits == 64 || value < (int64_t(1) << bits));
+  int64_t limit = int64_t(1) << (bits - 1);
+  return value >= -limit && value < limit;
+}
+
+double integerAsDouble(ElementType type, int64_t value) {
+  if (type == ElementType::U64)
+    return static_cast<double>(static_cast<uint64_t>(value));
+  return static_cast<double>(value);
+}
+
+Array like(ElementType type, std::vector<int64_t> dims) {
+  Array out;
+  out.type = type;
+  out.dims = std::move(dims);
+  return out;
+}
+
+std::vector<int64_t> stridesOf(const std::vector<int64_t> &dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * dims[i + 1];
+  return strides;
+}
+
+// Calls `visit(outputIndex, multiIndex)` for every element of `dims`.
+template <typename F>
+void forEachIndex(const std::vector<int64_t> &dims, F visit) {
+  int64_t count = product(dims);
+  std::vector<int64_t> index(dims.size(), 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    visit(linear, static_cast<const std::vector<int64_t> &>(index));
+    for (size_t d = dims.size(); d-- > 0;) {
+      if (++index[d] < dims[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+// Copies element `from` of `source` to the end of `into`.
+void pushElement(Array &into, const Array &source, int64_t from) {
+  if (source.floating())
+    into.floats.push_back(source.floats[from]);
+  else
+    into.integers.push_back(source.integers[from]);
+}
+
+std::optional<double> floatUnary(Opcode opcode, double x) {
+  switch (opcode) {
+  case Opcode::Abs:
+    return std::fabs(x);
+  case Opcode::Negate:
+    return -x;
+  case Opcode::Sign:
+    return std::isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+  case Opcode::Floor:
+    return std::floor(x);
+  case Opcode::Ceil:
+    return std::ceil(x);
+  case Opcode::RoundNearestAfz:
+    return std::round(x);
+  case Opcode::RoundNearestEven:
+    return std::nearbyint(x);
+  case Opcode::Sqrt:
+    return std::sqrt(x);
+  case Opcode::Rsqrt:
+    return 1 / std::sqrt(x);
+  case Opcode::Cbrt:
+    return std::cbrt(x);
+  case Opcode::Exp:
+    return std::exp(x);
+  case Opcode::Expm1:
+    return std::expm1(x);
+  case Opcode::Log:
+    return std::log(x);
+  case Opcode::Log1p:
+    return std::log1p(x);
+  case Opcode::Logistic:
+    return 1 / (1 + std::exp(-x));
+  case Opcode::Tanh:
+    return std::tanh(x);
+  case Opcode::Sin:
+    return std::sin(x);
+  case Opcode::Cos:
+    return std::cos(x);
+  case Opcode::Tan:
+    return std::tan(x);
+  case Opcode::Erf:
+    return std::erf(x);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<double> floatBinary(Opcode opcode, double a, double b) {
+  switch (opcode) {
+  case Opcode::Add:
+    return a + b;
+  case Opcode::Subtract:
+    return a - b;
+  case Opcode::Multiply:
+    return a * b;
+  case Opcode::Divide:
+    return a / b;
+  case Opcode::Remainder:
+    return std::fmod(a, b);
+  case Opcode::Maximum:
+    return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+  case Opcode::Minimum:
+    return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+  case Opcode::Power:
+    return std::pow(a, b);
+  case Opcode::Atan2:
+    return std::atan2(a, b);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> integerUnary(Opcode opcode, ElementType type,
+                                    int64_t x) {
+  uint64_t bits = static_cast<uint64_t>(x);
+  switch (opcode) {
+  case Opcode::Abs:
+    return isUnsigned(type) ? x : wrap(type, x < 0 ? 0 - bits : bits);
+  case Opcode::Negate:
+    return wrap(type, 0 - bits);
+  case Opcode::Sign:
+    return isUnsigned(type) ? (x != 0) : (x > 0) - (x < 0);
+  case Opcode::Not:
+    return type == ElementType::Pred ? !x : wrap(type, ~bits);
+  case Opcode::PopulationCount: {
+    uint64_t masked = bits;
+    int width = bitWidth(type);
+    if (width < 64)
+      masked &= (uint64_t(1) << width) - 1;
+    return __builtin_popcountll(masked);
+  }
+  case Opcode::Clz: {
+    int width = bitWidth(type);
+    uint64_t masked = width < 64 ? bits & ((uint64_t(1) << width) - 1) : bits;
+    if (masked == 0)
+      return width;
+    return __builtin_clzll(masked) - (64 - width);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> integerBinary(Opcode opcode, ElementType type, int64_t a,
+                                     int64_t b) {
+  bool unsignedType = isUnsigned(type);
+  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  int width = bitWidth(type);
+  switch (opcode) {
+  case Opcode::Add:
+    return wrap(type, ua + ub);
+  case Opcode::Subtract:
+    return wrap(type, ua - ub);
+  case Opcode::Multiply:
+    return wrap(type, ua * ub);
+  case Opcode::Divide:
+  case Opcode::Remainder: {
+    if (b == 0)
+      return std::nullopt; // XLA defines it; reference semantics may differ
+    if (unsignedType)
+      return wrap(type, opcode == Opcode::Divide ? ua / ub : ua % ub);
+    if (b == -1 && a == std::numeric_limits<int64_t>::min())
+      return std::nullopt;
+    if (b == -1 && width < 64 && a == -(int64_t(1) << (width - 1)))
+      return std::nullopt;
+    return wrap(
+        type, static_cast<uint64_t>(opcode == Opcode::Divide ? a / b : a % b));
+  }
+  case Opcode::Maximum:
+    return unsignedType ? static_cast<int64_t>(std::max(ua, ub))
+                        : std::max(a, b);
+  case Opcode::Minimum:
+    return unsignedType ? static_cast<int64_t>(std::min(ua, ub))
+                        : std::min(a, b);
+  case Opcode::And:
+    return wrap(type, ua & ub);
+  case Opcode::Or:
+    return wrap(type, ua | ub);
+  case Opcode::Xor:
+    return wrap(type, ua ^ ub);
+  case Opcode::ShiftLeft:
+  case Opcode::ShiftRightLogical:
+  case Opcode::ShiftRightArithmetic: {
+    uint64_t amount = width < 64 ? ub & ((uint64_t(1) << width) - 1) : ub;
+    if (amount >= static_cast<uint64_t>(width))
+      return std::nullopt;
+    if (opcode == Opcode::ShiftLeft)
+      return wrap(type, ua << amount);
+    if (opcode == Opcode::ShiftRightArithmetic)
+      return wrap(type, static_cast<uint64_t>(a >> amount));
+    uint64_t masked = width < 64 ? ua & ((uint64_t(1) << width) - 1) : ua;
+    return wrap(type, masked >> amount);
+  }
+  case Opcode::Power: {
+    if (!unsignedType && b < 0)
+      return std::nullopt;
+    uint64_t result = 1, base = ua;
+    for (uint64_t e = ub; e > 0; e >>= 1) {
+      if (e & 1)
+        result *= base;
+      base *= base;
+    }
+    return wrap(type, result);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool compareHolds(ComparisonDirection direction, int order) {
+  switch (direction) {
+  case ComparisonDirection::Eq:
+    return order == 0;
+  case ComparisonDirection::Ne:
+    return order != 0;
+  case ComparisonDirection::Ge:
+    return order >= 0;
+  case ComparisonDirection::Gt:
+    return order > 0;
+  case ComparisonDirection::Le:
+    return order <= 0;
+  case ComparisonDirection::Lt:
+    return order < 0;
+  }
+  return false;
+}
+
+std::optional<Array> elementwise(const Instruction &instruction,
+                                 const std::vector<const Array *> &operands) {
+  const Shape &shape = instruction.shape();
+  ElementType type = shape.type();
+  Opcode opcode = instruction.opcode();
+  Array out = like(type, shape.dims());
+  int64_t count = shape.elementCount();
+  for (const Array *operand : operands)
+    if (operand->size() != count && operand->size() != 1)
+      return std::nullopt;
+  auto at = [&](const Array *operand, int64_t i) {
+    return operand->size() == 1 ? 0 : i;
+  };
+
+  if (opcode == Opcode::Convert) {
+    const Array &x = *operands[0];
+    for (int64_t i = 0; i < count; ++i) {
+      if (x.floating()) {
+        double value = x.floats[i];
+        if (isFloating(type)) {
+          out.floats.push_back(roundTo(type, value));
+          continue;
+        }
+        if (std::isnan(value))
+          return std::nullopt;
+        if (type == ElementType::Pred) {
+          out.integers.push_back(value != 0);
+          continue;
+        }
+        double truncated = std::trunc(value);
+        if (truncated < -9.2e18 || truncated > 9.2e18 ||
+            !integerInRange(ElementType::S64, static_cast<int64_t>(truncated),
+                            type))
+          return std::nullopt;
+        out.integers.push_back(static_cast<int64_t>(truncated));
+        continue;
+      }
+      int64_t value = x.integers[i];
+      if (isFloating(type)) {
+        out.floats.push_back(roundTo(type, integerAsDouble(x.type, value)));
+        continue;
+      }
+      if (type == ElementType::Pred) {
+        out.integers.push_back(value != 0);
+        continue;
+      }
+      if (!integerInRange(x.type, value, type))
+        return std::nullopt;
+      out.integers.push_back(value);
+    }
+    return out;
+  }
+
+  if (opcode == Opcode::Compare) {
+    auto direction = instruction.comparisonDirection();
+    const Attribute *compareType = instruction.findAttribute("type");
+    if (!direction || (compareType && compareType->value == "TOTALORDER"))
+      return std::nullopt;
+    const Array &a = *operands[0], &b = *operands[1];
+    for (int64_t i = 0; i < count; ++i) {
+      bool holds;
+      if (a.floating()) {
+        double x = a.floats[at(&a, i)], y = b.floats[at(&b, i)];
+        if (std::isnan(x) || std::isnan(y))
+          holds = *direction == ComparisonDirection::Ne;
+        else
+          holds = compareHolds(*direction, (x > y) - (x < y));
+      } else if (isUnsigned(a.type)) {
+        uint64_t x = a.integers[at(&a, i)], y = b.integers[at(&b, i)];
+        holds = compareHolds(*direction, (x > y) - (x < y));
+      } else {
+        int64_t x = a.integers[at(&a, i)], y = b.integers[at(&b, i)];
+        holds = compareHolds(*direction, (x > y) - (x < y));
+      }
+      out.integers.push_back(holds);
+    }
+    return out;
+  }
+
+  if (opcode == Opcode::Select) {
+    const Array &p = *operands[0], &a = *operands[1], &b = *operands[2];
+    for (int64_t i = 0; i < count; ++i) {
+      const Array &chosen = p.integers[at(&p, i)] ? a : b;
+      pushElement(out, chosen, at(&chosen, i));
+    }
+    return out;
+  }
+
+  if (opcode == Opcode::Clamp) {
+    const Array &low = *operands[0], &x = *operands[1], &high = *operands[2];
+    for (int64_t i = 0; i < count; ++i) {
+      if (x.floating()) {
+        double l = low.floats[at(&low, i)], v = x.floats[at(&x, i)],
+               h = high.floats[at(&high, i)];
+        if (std::isnan(l) || std::isnan(v) || std::isnan(h))
+          return std::nullopt;
+        out.floats.push_back(std::min(std::max(v, l), h));
+      } else {
+        auto maxed = integerBinary(Opcode::Maximum, type, x.integers[at(&x, i)],
+                                   low.integers[at(&low, i)]);
+        auto clamped = integerBinary(Opcode::Minimum, type, *maxed,
+                                     high.integers[at(&high, i)]);
+        out.integers.push_back(*clamped);
+      }
+    }
+    return out;
+  }
+
+  if (opcode == Opcode::IsFinite) {
+    for (int64_t i = 0; i < count; ++i)
+      out.integers.push_back(std::isfinite(operands[0]->floats[i]));
+    return out;
+  }
+
+  if (operands.size() == 1) {
+    const Array &x = *operands[0];
+    for (int64_t i = 0; i < count; ++i) {
+      if (x.floating()) {
+        auto value = floatUnary(opcode, x.floats[i]);
+        if (!value)
+          return std::nullopt;
+        out.floats.push_back(roundTo(type, *value));
+      } else {
+        auto value = integerUnary(opcode, type, x.integers[i]);
+        if (!value)
+          return std::nullopt;
+        out.integers.push_back(*value);
+      }
+    }
+    return out;
+  }
+
+  if (operands.size() == 2) {
+    const Array &a = *operands[0], &b = *operands[1];
+    for (int64_t i = 0; i < count; ++i) {
+      if (a.floating()) {
+        auto value =
+            floatBinary(opcode, a.floats[at(&a, i)], b.floats[at(&b, i)]);
+        if (!value)
+          return std::nullopt;
+        out.floats.push_back(roundTo(type, *value));
+      } else {
+        auto value = integerBinary(opcode, type, a.integers[at(&a, i)],
+                                   b.integers[at(&b, i)]);
+        if (!value)
+          return std::nullopt;
+        out.integers.push_back(*value);
+      }
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<Array> transpose(const Instruction &instruction, const Array &x) {
+  const std::vector<int64_t> &perm = instruction.dimensions();
+  Array out = like(x.type, instruction.shape().dims());
+  std::vector<int64_t> strides = stridesOf(x.dims);
+  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
+    int64_t from = 0;
+    for (size_t i = 0; i < perm.size(); ++i)
+      from += index[i] * strides[perm[i]];
+    pushElement(out, x, from);
+  });
+  return out;
+}
+
+std::optional<Array> slice(const Instruction &instruction, const Array &x) {
+  const std::vector<SliceDim> &ranges = instruction.slice();
+  Array out = like(x.type, instruction.shape().dims());
+  std::vector<int64_t> strides = stridesOf(x.dims);
+  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
+    int64_t from = 0;
+    for (size_t i = 0; i < ranges.size(); ++i)
+      from += (ranges[i].start + index[i] * ranges[i].stride) * strides[i];
+    pushElement(out, x, from);
+  });
+  return out;
+}
+
+std::optional<Array> reverse(const Instruction &instruction, const Array &x) {
+  const std::vector<int64_t> &reversed = instruction.dimensions();
+  Array out = like(x.type, x.dims);
+  std::vector<int64_t> strides = stridesOf(x.dims);
+  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
+    int64_t from = 0;
+    for (size_t i = 0; i < index.size(); ++i) {
+      bool flip = std::count(reversed.begin(), reversed.end(),
+                             static_cast<int64_t>(i)) > 0;
+      from += (flip ? x.dims[i] - 1 - index[i] : index[i]) * strides[i];
+    }
+    pushElement(out, x, from);
+  });
+  return out;
+}
+
+std::optional<Array> concatenate(const Instruction &instruction,
+                                 const std::vector<const Array *> &operands) {
+  if (instruction.dimensions().size() != 1)
+    return std::nullopt;
+  int64_t dimension = instruction.dimensions()[0];
+  Array out = like(instruction.shape().type(), instruction.shape().dims());
+  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
+    int64_t position = index[dimension];
+    for (const Array *operand : operands) {
+      if (position < operand->dims[dimension]) {
+        std::vector<int64_t> strides = stridesOf(operand->dims);
+        int64_t from = 0;
+        for (size_t i = 0; i < index.size(); ++i)
+          from += (static_cast<int64_t>(i) == dimension ? position : index[i]) *
+                  strides[i];
+        pushElement(out, *operand, from);
+        return;
+      }
+      position -= operand->dims[dimension];
+    }
+  });
+  return out;
+}
+
+std::optional<Array> pad(const Instruction &instruction, const Array &x,
+                         const Array &value) {
+  const std::vector<PadDim> &padding = instruction.padding();
+  Array out = like(x.type, instruction.shape().dims());
+  std::vector<int64_t> strides = stridesOf(x.dims);
+  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
+    int64_t from = 0;
+    for (size_t i = 0; i < index.size(); ++i) {
+      int64_t position = index[i] - padding[i].low;
+      int64_t step = padding[i].interior + 1;
+      if (position < 0 || position % step != 0 ||
+          position / step >= x.dims[i]) {
+        pushElement(out, value, 0);
+        return;
+      }
+      from += position / step * strides[i];
+    }
+    pushElement(out, x, from);
+  });
+  return out;
+}
+
+std::optional<Array> reduce(const Instruction &instruction, const Array &x,
+                            const Array &init) {
+  // Only reducers whose result does not depend on the reduction order.
+  auto op = binaryReducerOpcode(instruction.calledComputation("to_apply"));
+  if (!op || !isCommutative(*op))
+    return std::nullopt;
+  const std::vector<int64_t> &reduced = instruction.dimensions();
+  Array out = like(instruction.shape().type(), instruction.shape().dims());
+  // The output stride of each input dimension; 0 for reduced ones.
+  std::vector<int64_t> outStrides = stridesOf(out.dims);
+  std::vector<int64_t> strideOf(x.dims.size(), 0);
+  for (size_t i = 0, k = 0; i < x.dims.size(); ++i)
+    if (!std::count(reduced.begin(), reduced.end(), static_cast<int64_t>(i)) &&
+        k < outStrides.size())
+      strideOf[i] = outStrides[k++];
+  int64_t count = product(out.dims);
+  // Accumulate in row-major order of the input.
+  if (x.floating())
+    out.floats.assign(count, init.floats[0]);
+  else
+    out.integers.assign(count, init.integers[0]);
+  bool ok = true;
+  for (int64_t linear = 0; linear < x.size(); ++linear) {
+    int64_t to = 0;
+    for (size_t i = x.dims.size(), rest = linear; i-- > 0;) {
+      to += static_cast<int64_t>(rest % x.dims[i]) * strideOf[i];
+      rest /= x.dims[i];
+    }
+    if (x.floating()) {
+      auto value = floatBinary(*op, out.floats[to], x.floats[linear]);
+      if (!value)
+        ok = false;
+      else
+        out.floats[to] = roundTo(out.type, *value);
+    } else {
+      auto value =
+          integerBinary(*op, out.type, out.integers[to], x.integers[linear]);
+      if (!value)
+        ok = false;
+      else
+        out.integers[to] = *value;
+    }
+  }
+  if (!ok)
+    return std::nullopt;
+  return out;
+}
+
+std::string elementText(const Array &value, int64_t i) {
+  if (value.floating())
+    return formatScalar(value.type, value.floats[i]);
+  if (value.type == ElementType::Pred)
+    return value.integers[i] ? "true" : "false";
+  char buffer[32];
+  if (value.type == ElementType::U64)
+    std::snprintf(buffer, sizeof buffer, "%llu",
+                  static_cast<unsigned long long>(value.integers[i]));
+  else
+    std::snprintf(buffer, sizeof buffer, "%lld",
+                  static_cast<long long>(value.integers[i]));
+  return buffer;
+}
+
+void textLevel(std::string &out, const Array &value, size_t level,
+               int64_t &next) {
+  if (level == value.dims.size()) {
+    out += elementText(value, next++);
+    return;
+  }
+  out += '{';
+  for (int64_t i = 0; i < value.dims[level]; ++i) {
+    if (i > 0)
+      out += ", ";
+    textLevel(out, value, level + 1, next);
+  }
+  out += '}';
+}
+
+} // namespace
+
+int64_t ConstantArray::size() const { return product(dims); }
+
+bool isFoldableType(ElementType type) {
+  switch (type) {
+  case ElementType::Pred:
+  case ElementType::S8:
+  case ElementType::S16:
+  case ElementType::S32:
+  case ElementType::S64:
+  case ElementType::U8:
+  case ElementType::U16:
+  case ElementType::U32:
+  case ElementType::U64:
+  case ElementType::F16:
+  case ElementType::BF16:
+  case ElementType::F32:
+  case ElementType::F64:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<ConstantArray> constantValue(const Instruction &constant) {
+  if (!isKnownConstant(&constant) || !isFoldableType(constant.shape().type()))
+    return std::nullopt;
+  const Literal &literal = constant.literal();
+  Array value = like(constant.shape().type(), constant.shape().dims());
+  int64_t count = constant.shape().elementCount();
+  if (value.floating()) {
+    if (static_cast<int64_t>(literal.floats.size()) != count)
+      return std::nullopt;
+    for (double element : literal.floats)
+      value.floats.push_back(roundTo(value.type, element));
+  } else {
+    if (static_cast<int64_t>(literal.integers.size()) != count)
+      return std::nullopt;
+    for (int64_t element : literal.integers)
+      value.integers.push_back(wrap(value.type, element));
+  }
+  return value;
+}
+
+std::optional<ConstantArray>
+evaluateInstruction(const Instruction &instruction,
+                    const std::vector<const ConstantArray *> &operands) {
+  const Shape &shape = instruction.shape();
+  if (!isStaticArray(shape) || !isFoldableType(shape.type()))
+    return std::nullopt;
+  for (const ConstantArray *operand : operands)
+    if (!operand)
+      return std::nullopt;
+  Opcode opcode = instruction.opcode();
+  if (isElementwise(opcode))
+    return elementwise(instruction, operands);
+  switch (opcode) {
+  case Opcode::Reshape:
+  case Opcode::Copy: {
+    Array out = *operands[0];
+    out.dims = shape.dims();
+    return out;
+  }
+  case Opcode::Transpose:
+    return transpose(instruction, *operands[0]);
+  case Opcode::Slice:
+    return slice(instruction, *operands[0]);
+  case Opcode::Reverse:
+    return reverse(instruction, *operands[0]);
+  case Opcode::Concatenate:
+    return concatenate(instruction, operands);
+  case Opcode::Pad:
+    return pad(instruction, *operands[0], *operands[1]);
+  case Opcode::Reduce:
+    if (operands.size() != 2)
+      return std::nullopt;
+    return reduce(instruction, *operands[0], *operands[1]);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::string literalText(const ConstantArray &value) {
+  std::string out;
+  int64_t next = 0;
+  textLevel(out, value, 0, next);
+  return out;
+}
+
+} // namespace rlopt::graph

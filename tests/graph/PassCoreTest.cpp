@@ -1,0 +1,275 @@
+// CSE, DCE, constant folding, the tuple simplifier and the call-graph
+// passes (call inliner, defuser, flatten-call-graph, map inliner): each
+// fires where it should, keeps the outputs, and leaves alone what it must.
+#include "PassTestUtil.h"
+
+using namespace rlopt::graph;
+using namespace rlopt::graph::testing;
+
+namespace {
+
+const Instruction *rootOf(const Module &module) {
+  return module.entry()->root();
+}
+
+TEST(PassCse, MergesIdenticalInstructionsAndEqualReducers) {
+  Module module = expectRewrite("cse", R"(
+HloModule m
+add1 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+add2 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT t = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = f32[4] parameter(1)
+  s1 = f32[4] add(p, q)
+  s2 = f32[4] add(q, p)
+  c1 = f32[] constant(0)
+  c2 = f32[] constant(0.0)
+  r1 = f32[] reduce(s1, c1), dimensions={0}, to_apply=add1
+  r2 = f32[] reduce(s2, c2), dimensions={0}, to_apply=add2
+  ROOT r = (f32[], f32[]) tuple(r1, r2)
+})");
+  EXPECT_EQ(countEntryOps(module).count(Opcode::Add), 1);
+  EXPECT_EQ(countEntryOps(module).count(Opcode::Constant), 1);
+  EXPECT_EQ(countEntryOps(module).count(Opcode::Reduce), 1);
+  EXPECT_EQ(rootOf(module)->operand(0), rootOf(module)->operand(1));
+}
+
+TEST(PassCse, NeverMergesSideEffectsOrElidedConstants) {
+  expectNoRewrite("cse", R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  c1 = f32[4] custom-call(p), custom_call_target="Tick"
+  c2 = f32[4] custom-call(p), custom_call_target="Tick"
+  k1 = f32[4] constant({...})
+  k2 = f32[4] constant({...})
+  ROOT r = (f32[4], f32[4], f32[4], f32[4]) tuple(c1, c2, k1, k2)
+})");
+}
+
+TEST(PassDce, RemovesDeadInstructionsAndComputations) {
+  Module module = expectRewrite("dce", R"(
+HloModule m
+unused {
+  x = f32[] parameter(0)
+  ROOT n = f32[] negate(x)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  dead = f32[4] exponential(p)
+  deader = f32[4] negate(dead)
+  ROOT r = f32[4] add(p, p)
+})");
+  EXPECT_EQ(totalOps(module), 2);
+  EXPECT_EQ(module.computations().size(), 1u);
+}
+
+TEST(PassDce, KeepsSideEffectsAndParameters) {
+  expectNoRewrite("dce", R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  unused = f32[4] parameter(1)
+  effect = f32[4] custom-call(p), custom_call_target="Log", custom_call_has_side_effect=true
+  ROOT r = f32[4] add(p, p)
+})");
+}
+
+TEST(PassConstantFolding, FoldsArithmeticWithWrapAround) {
+  Module module = expectRewrite("constant-folding", R"(
+HloModule m
+ENTRY e {
+  a = f32[2] constant({1.5, 2})
+  b = f32[2] constant({0.25, -4})
+  sum = f32[2] add(a, b)
+  big = u32[] constant(4294967295)
+  one = u32[] constant(1)
+  wrapped = u32[] add(big, one)
+  ROOT r = (f32[2], u32[]) tuple(sum, wrapped)
+})");
+  EXPECT_EQ(countOf(module, Opcode::Add), 0);
+  EXPECT_EQ(rootOf(module)->operand(0)->literal().floats,
+            (std::vector<double>{1.75, -2}));
+  EXPECT_EQ(rootOf(module)->operand(1)->literal().integers,
+            (std::vector<int64_t>{0}));
+}
+
+TEST(PassConstantFolding, LeavesBroadcastsElidedAndDivisionByZero) {
+  expectNoRewrite("constant-folding", R"(
+HloModule m
+ENTRY e {
+  c = f32[] constant(2)
+  b = f32[1000] broadcast(c), dimensions={}
+  k = f32[3] constant({...})
+  n = f32[3] negate(k)
+  x = s32[] constant(7)
+  z = s32[] constant(0)
+  d = s32[] divide(x, z)
+  ROOT r = (f32[1000], f32[3], s32[]) tuple(b, n, d)
+})");
+}
+
+TEST(PassTupleSimplifier, ForwardsTupleElements) {
+  Module module = expectRewrite("tuple-simplifier", R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = s32[] parameter(1)
+  t = (f32[4], s32[]) tuple(p, q)
+  g = s32[] get-tuple-element(t), index=1
+  ROOT r = s32[] add(g, g)
+})");
+  EXPECT_EQ(countOf(module, Opcode::Tuple), 0);
+  EXPECT_EQ(countOf(module, Opcode::GetTupleElement), 0);
+  EXPECT_EQ(rootOf(module)->operand(0)->name(), "q");
+}
+
+TEST(PassTupleSimplifier, KeepsReadsOfParameters) {
+  expectNoRewrite("tuple-simplifier", R"(
+HloModule m
+ENTRY e {
+  p = (f32[4], s32[]) parameter(0)
+  g = s32[] get-tuple-element(p), index=1
+  ROOT r = s32[] add(g, g)
+})");
+}
+
+TEST(PassCallInliner, InlinesNestedCallsAndDropsCallees) {
+  Module module = expectRewrite("call-inliner", R"(
+HloModule m
+inner {
+  x = f32[4] parameter(0)
+  ROOT ex = f32[4] exponential(x)
+}
+outer {
+  y = f32[4] parameter(0)
+  c = f32[4] call(y), to_apply=inner
+  ROOT n = f32[4] negate(c)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  a = f32[4] call(p), to_apply=outer
+  b = f32[4] call(a), to_apply=inner
+  ROOT r = f32[4] add(a, b)
+})");
+  EXPECT_EQ(countOf(module, Opcode::Call), 0);
+  EXPECT_EQ(module.computations().size(), 1u);
+  EXPECT_EQ(countOf(module, Opcode::Exp), 2);
+}
+
+TEST(PassCallInliner, KeepsElidedConstantsThatWouldBeRenamed) {
+  expectNoRewrite("call-inliner", R"(
+HloModule m
+callee {
+  x = f32[3] parameter(0)
+  k = f32[3] constant({...})
+  ROOT s = f32[3] add(x, k)
+}
+ENTRY e {
+  k = f32[3] parameter(0)
+  ROOT c = f32[3] call(k), to_apply=callee
+})");
+}
+
+TEST(PassDefuser, InlinesFusions) {
+  Module module = expectRewrite("defuser", R"(
+HloModule m
+fused {
+  x = f32[4] parameter(0)
+  y = f32[4] parameter(1)
+  ROOT m = f32[4] multiply(x, y)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = f32[4] parameter(1)
+  ROOT f = f32[4] fusion(p, q), kind=kLoop, calls=fused
+})");
+  EXPECT_EQ(countOf(module, Opcode::Fusion), 0);
+  EXPECT_EQ(rootOf(module)->opcode(), Opcode::Multiply);
+}
+
+TEST(PassDefuser, NothingToDoWithoutFusions) {
+  expectNoRewrite("defuser", R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT n = f32[4] negate(p)
+})");
+}
+
+const char *kTwoCallsOfOneComputation = R"(
+HloModule m
+shared {
+  x = f32[4] parameter(0)
+  ROOT n = f32[4] negate(x)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  a = f32[4] call(p), to_apply=shared
+  ROOT b = f32[4] call(a), to_apply=shared
+})";
+
+TEST(PassFlattenCallGraph, ClonesComputationsCalledTwice) {
+  Module module =
+      expectRewrite("flatten-call-graph", kTwoCallsOfOneComputation);
+  EXPECT_EQ(module.computations().size(), 3u);
+  EXPECT_NE(rootOf(module)->calledComputation("to_apply"),
+            rootOf(module)->operand(0)->calledComputation("to_apply"));
+}
+
+TEST(PassFlattenCallGraph, KeepsSharedReducers) {
+  expectNoRewrite("flatten-call-graph", R"(
+HloModule m
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  z = f32[] constant(0)
+  a = f32[] reduce(p, z), dimensions={0}, to_apply=add
+  b = f32[] reduce(p, a), dimensions={0}, to_apply=add
+  ROOT r = f32[] add(a, b)
+})");
+}
+
+TEST(PassMapInliner, MapOfOneOpBecomesTheOp) {
+  Module module = expectRewrite("map-inliner", R"(
+HloModule m
+mul {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT m = f32[] multiply(x, y)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = f32[4] parameter(1)
+  ROOT r = f32[4] map(p, q), dimensions={0}, to_apply=mul
+})");
+  EXPECT_EQ(rootOf(module)->opcode(), Opcode::Multiply);
+}
+
+TEST(PassMapInliner, KeepsLargerComputations) {
+  expectNoRewrite("map-inliner", R"(
+HloModule m
+f {
+  x = f32[] parameter(0)
+  n = f32[] negate(x)
+  ROOT e = f32[] exponential(n)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT r = f32[4] map(p), dimensions={0}, to_apply=f
+})");
+}
+
+} // namespace

@@ -1,0 +1,90 @@
+// The action list and the default pipeline as a user of the environment
+// sees them.
+#include "PassTestUtil.h"
+
+#include <set>
+
+using namespace rlopt::graph;
+using namespace rlopt::graph::testing;
+
+namespace {
+
+TEST(PassRegistry, NamesAreUniqueAndEveryPassIsDescribed) {
+  const auto &passes = graphPasses();
+  EXPECT_GE(passes.size(), 40u);
+  std::set<std::string> names;
+  for (const GraphPass &pass : passes) {
+    EXPECT_TRUE(names.insert(pass.name).second) << pass.name;
+    EXPECT_FALSE(pass.mirrors.empty()) << pass.name;
+    EXPECT_FALSE(pass.rewrites.empty()) << pass.name;
+    EXPECT_EQ(pass.rewrites.find('\n'), std::string::npos) << pass.name;
+    EXPECT_TRUE(static_cast<bool>(pass.run)) << pass.name;
+  }
+}
+
+TEST(PassRegistry, FindsPassesByName) {
+  auto cse = findGraphPass("cse");
+  ASSERT_TRUE(cse.has_value());
+  EXPECT_EQ(graphPasses()[*cse].name, "cse");
+  EXPECT_FALSE(findGraphPass("no-such-pass").has_value());
+}
+
+TEST(PassRegistry, DefaultPipelineNamesKnownPasses) {
+  ASSERT_FALSE(defaultPipeline().empty());
+  for (const std::string &name : defaultPipeline())
+    EXPECT_TRUE(findGraphPass(name).has_value()) << name;
+}
+
+TEST(PassRegistry, DefaultPipelineReachesAFixedPoint) {
+  Module before = parseOk(R"(
+HloModule m
+relu {
+  x = f32[4] parameter(0)
+  z = f32[] constant(0)
+  zs = f32[4] broadcast(z), dimensions={}
+  ROOT m = f32[4] maximum(x, zs)
+}
+ENTRY e {
+  p = f32[2,2] parameter(0)
+  r = f32[4] reshape(p)
+  one = f32[] constant(1)
+  two = f32[] constant(2)
+  three = f32[] add(one, two)
+  b = f32[4] broadcast(three), dimensions={}
+  s = f32[4] multiply(r, b)
+  c1 = f32[4] call(s), to_apply=relu
+  c2 = f32[4] call(s), to_apply=relu
+  dead = f32[4] exponential(c1)
+  ROOT t = f32[4] add(c1, c2)
+})");
+  Module after = before.clone();
+  auto rounds = runDefaultPipeline(after);
+  ASSERT_TRUE(rounds.ok()) << rounds.error().message;
+  EXPECT_GE(*rounds, 1);
+  // Inlined, folded (1 + 2), CSE'd (the two relus), dead code gone.
+  EXPECT_EQ(countOf(after, Opcode::Call), 0);
+  EXPECT_EQ(countOf(after, Opcode::Maximum), 1);
+  EXPECT_EQ(countOf(after, Opcode::Exp), 0);
+  EXPECT_EQ(after.computations().size(), 1u);
+  EXPECT_LT(totalOps(after), totalOps(before));
+  expectSameResults(before, after, "default pipeline");
+  auto again = runDefaultPipeline(after);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, 0);
+}
+
+TEST(PassRegistry, PipelineStopsAtTheRoundLimit) {
+  Module module = parseOk(R"(
+HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  n = f32[4] negate(p)
+  ROOT m = f32[4] negate(n)
+})");
+  auto rounds = runDefaultPipeline(module, 0);
+  ASSERT_TRUE(rounds.ok());
+  EXPECT_EQ(*rounds, 0);
+  EXPECT_EQ(countOf(module, Opcode::Negate), 2);
+}
+
+} // namespace

@@ -1,0 +1,380 @@
+// rlopt graph list|run|eval|train: the graph pass-ordering environment from
+// the command line.
+#include "Args.h"
+
+#include "rlopt/agent/discrete/Trainer.h"
+#include "rlopt/core/File.h"
+#include "rlopt/core/Json.h"
+#include "rlopt/eval/GraphEval.h"
+#include "rlopt/graph/GraphEnv.h"
+#include "rlopt/graph/GraphPass.h"
+#include "rlopt/graph/Printer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace rlopt::tool {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kFirstOption = 3;
+
+std::string graphDir() { return std::string(RLOPT_DATA_DIR) + "/hlo"; }
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ','))
+    if (!item.empty())
+      items.push_back(item);
+  return items;
+}
+
+/// Reads --config, --reward, --observation, --shaping, --episode-length.
+std::optional<std::string> readEnvOptions(const Args &args,
+                                          graph::GraphEnvConfig &config) {
+  if (args.has("env-config")) {
+    auto loaded = readJsonFile(args.get("env-config"));
+    if (!loaded)
+      return loaded.error().message;
+    auto parsed =
+        graph::GraphEnvConfig::fromJson(*loaded, args.get("env-config"));
+    if (!parsed)
+      return parsed.error().message;
+    config = *parsed;
+  }
+  config.graphDir = graphDir();
+  if (args.has("reward"))
+    config.reward = args.get("reward");
+  if (args.has("observation"))
+    config.observation = args.get("observation");
+  if (args.has("shaping"))
+    config.shaping = true;
+  std::string error;
+  config.episodeLength = static_cast<int>(
+      args.getInt("episode-length", config.episodeLength, 1, 100000, error));
+  if (!error.empty())
+    return error;
+  return std::nullopt;
+}
+
+/// Graph URIs of a split ("train", "test", "all") from data/hlo/splits.json.
+Result<std::vector<std::string>> splitUris(const std::string &split) {
+  graph::GraphEnvConfig config;
+  config.graphDir = graphDir();
+  auto env = graph::GraphEnv::create(config);
+  if (!env)
+    return env.error();
+  std::vector<std::string> all = (*env)->graphUris();
+  if (split == "all")
+    return all;
+  if (split != "train" && split != "test")
+    return makeError("split '" + split + "': expected train, test or all");
+  std::string path = graphDir() + "/splits.json";
+  auto splits = readJsonFile(path);
+  if (!splits)
+    return splits.error();
+  auto test = splits->find("test");
+  if (test == splits->end() || !test->is_array())
+    return makeError(path + ": expected a \"test\" array of graph URIs");
+  std::set<std::string> testSet;
+  for (const auto &uri : *test) {
+    if (!uri.is_string() ||
+        std::find(all.begin(), all.end(), uri.get<std::string>()) == all.end())
+      return makeError(path + ": " + uri.dump() + " is not a bundled graph");
+    testSet.insert(uri.get<std::string>());
+  }
+  std::vector<std::string> chosen;
+  for (const auto &uri : all)
+    if (testSet.count(uri) == (split == "test" ? 1u : 0u))
+      chosen.push_back(uri);
+  return chosen;
+}
+
+} // namespace
+
+int runGraphList(int argc, char **argv) {
+  Args args({}, {"json"});
+  if (auto error = args.parse(argc, argv, kFirstOption))
+    return fail("graph list: " + *error);
+  auto test = splitUris("test");
+  std::set<std::string> testSet;
+  if (test)
+    testSet.insert(test->begin(), test->end());
+  auto all = splitUris("all");
+  if (!all)
+    return fail(all.error().message);
+  const auto &passes = graph::graphPasses();
+  if (args.has("json")) {
+    json out = {{"passes", json::array()},
+                {"default_pipeline", graph::defaultPipeline()},
+                {"graphs", json::array()}};
+    for (const auto &pass : passes)
+      out["passes"].push_back({{"name", pass.name},
+                               {"mirrors", pass.mirrors},
+                               {"rewrites", pass.rewrites}});
+    for (const auto &uri : *all)
+      out["graphs"].push_back(
+          {{"uri", uri}, {"split", testSet.count(uri) ? "test" : "train"}});
+    std::cout << out.dump(2) << "\n";
+    return ExitOk;
+  }
+  std::printf("%zu passes:\n", passes.size());
+  for (size_t i = 0; i < passes.size(); ++i)
+    std::printf("  %2zu  %-28s %-30s %s\n", i, passes[i].name.c_str(),
+                passes[i].mirrors.c_str(), passes[i].rewrites.c_str());
+  std::string pipeline;
+  for (const auto &name : graph::defaultPipeline())
+    pipeline += (pipeline.empty() ? "" : " ") + name;
+  std::printf("\ndefault pipeline (to a fixed point): %s\n", pipeline.c_str());
+  std::printf("\n%zu graphs (%zu test):\n", all->size(), testSet.size());
+  for (const auto &uri : *all)
+    std::printf("  %-5s %s\n", testSet.count(uri) ? "test" : "train",
+                uri.c_str());
+  return ExitOk;
+}
+
+int runGraphRun(int argc, char **argv) {
+  Args args({"passes", "output", "reward", "observation", "env-config"},
+            {"json", "default-pipeline", "shaping"});
+  if (auto error = args.parse(argc, argv, kFirstOption))
+    return fail("graph run: " + *error);
+  if (args.positional().size() != 1)
+    return fail("graph run: expected one graph (hlo://NAME or a file)");
+  graph::GraphEnvConfig config;
+  config.episodeLength = 1 << 20;
+  if (auto error = readEnvOptions(args, config))
+    return fail("graph run: " + *error);
+  auto env = graph::GraphEnv::create(config);
+  if (!env)
+    return fail(env.error().message);
+  const std::string uri = args.positional()[0];
+  if (auto started = (*env)->tryReset(uri); !started)
+    return fail(started.error().message);
+  std::vector<std::string> names = splitList(args.get("passes"));
+  json steps = json::array();
+  for (const auto &name : names) {
+    auto index = graph::findGraphPass(name);
+    if (!index)
+      return fail("graph run: unknown pass '" + name +
+                  "' (rlopt graph list shows the passes)");
+    StepResult step = (*env)->step(Action{{*index}});
+    if (step.info.contains("error"))
+      return fail(uri + ": " + step.info["error"].get<std::string>(),
+                  ExitFailure);
+    steps.push_back({{"pass", name},
+                     {"changed", step.info["changed"]},
+                     {"op_count", step.info["op_count"]},
+                     {"reward", step.reward}});
+  }
+  if (args.has("default-pipeline")) {
+    auto rounds = graph::runDefaultPipeline((*env)->mutableModule());
+    if (!rounds)
+      return fail(rounds.error().message, ExitFailure);
+  }
+  auto pipeline = (*env)->defaultPipelineOpCount();
+  json out = {{"graph", uri},
+              {"steps", steps},
+              {"I", (*env)->initialOpCount()},
+              {"R", (*env)->opCount()},
+              {"episode_reward", (*env)->episodeReward()}};
+  if (pipeline)
+    out["D"] = *pipeline;
+  if (args.has("output"))
+    if (Status written = writeFileAtomically(
+            args.get("output"), graph::printModule((*env)->module()));
+        !written)
+      return fail(written.error().message, ExitFailure);
+  if (args.has("json")) {
+    std::cout << out.dump(2) << "\n";
+    return ExitOk;
+  }
+  for (const auto &step : steps)
+    std::printf("  %-28s %s  ops %lld\n",
+                step["pass"].get<std::string>().c_str(),
+                step["changed"].get<bool>() ? "changed  " : "no change",
+                static_cast<long long>(step["op_count"].get<int64_t>()));
+  std::printf("%s: ops %lld -> %lld (default pipeline: %s)\n", uri.c_str(),
+              static_cast<long long>((*env)->initialOpCount()),
+              static_cast<long long>((*env)->opCount()),
+              pipeline ? std::to_string(*pipeline).c_str()
+                       : pipeline.error().message.c_str());
+  return ExitOk;
+}
+
+namespace {
+void printGraphTable(const std::string &agent,
+                     const std::vector<eval::GraphOutcome> &outcomes) {
+  std::printf("agent: %s\n", agent.c_str());
+  std::printf("%-64s %7s %7s %7s %9s %7s\n", "graph", "I", "D", "R",
+              "(I-R)/(I-D)", "R/I");
+  for (const auto &o : outcomes) {
+    if (!o.error.empty()) {
+      std::printf("%-64s FAILED: %s\n", o.uri.c_str(), o.error.c_str());
+      continue;
+    }
+    std::printf(
+        "%-64s %7lld %7lld %7lld %9.3f %7.3f\n", o.uri.c_str(),
+        static_cast<long long>(o.initial), static_cast<long long>(o.pipeline),
+        static_cast<long long>(o.agent), o.paperMetric(), o.opCountRatio());
+  }
+  eval::GraphSummary s = eval::summarizeGraphs(outcomes);
+  std::printf("geomean (I-R)/(I-D) %.3f (mean %.3f; %d <= 0; %d graphs where "
+              "D removes nothing left out)   geomean R/I %.3f   %d ok, %d "
+              "failed\n",
+              s.geomeanPaperMetric, s.meanPaperMetric, s.nonPositive,
+              s.withoutPipelineGain, s.geomeanRatio, s.succeeded, s.failed);
+}
+
+} // namespace
+
+int runGraphEval(int argc, char **argv) {
+  Args args({"agent", "split", "out", "seed", "episode-length", "reward",
+             "observation", "env-config"},
+            {"json", "shaping"});
+  if (auto error = args.parse(argc, argv, kFirstOption))
+    return fail("graph eval: " + *error);
+  std::vector<std::string> uris = args.positional();
+  if (uris.empty() || args.has("split")) {
+    auto split = splitUris(args.get("split", "test"));
+    if (!split)
+      return fail("graph eval: " + split.error().message);
+    uris.insert(uris.end(), split->begin(), split->end());
+  }
+  eval::GraphEvalOptions options;
+  options.agent = args.get("agent");
+  if (options.agent.empty())
+    return fail("graph eval: --agent is required");
+  if (auto error = readEnvOptions(args, options.env))
+    return fail("graph eval: " + *error);
+  std::string error;
+  options.seed = args.getInt("seed", 0, 0, 1l << 40, error);
+  if (!error.empty())
+    return fail("graph eval: " + error);
+  options.progress = !args.has("json") && uris.size() > 1;
+  auto outcomes = eval::evaluateGraphs(uris, options);
+  if (!outcomes)
+    return fail("graph eval: " + outcomes.error().message);
+  if (args.has("out"))
+    if (Status written =
+            eval::writeGraphResults(args.get("out"), options.agent, *outcomes);
+        !written)
+      return fail(written.error().message, ExitFailure);
+  if (args.has("json")) {
+    json results = json::array();
+    for (const auto &o : *outcomes)
+      results.push_back(o.toJson());
+    std::cout << json{{"agent", options.agent},
+                      {"summary", eval::summarizeGraphs(*outcomes).toJson()},
+                      {"results", results}}
+                     .dump(2)
+              << "\n";
+  } else {
+    printGraphTable(options.agent, *outcomes);
+  }
+  for (const auto &o : *outcomes)
+    if (!o.error.empty())
+      return ExitFailure;
+  return ExitOk;
+}
+
+namespace {
+std::atomic<bool> stopRequested{false};
+void requestStop(int) { stopRequested = true; }
+} // namespace
+
+int runGraphTrain(int argc, char **argv) {
+  Args args({"agent", "config", "out", "split", "reward", "observation",
+             "episode-length", "iterations", "seed", "env-config"},
+            {"resume", "shaping"});
+  if (auto error = args.parse(argc, argv, kFirstOption))
+    return fail("graph train: " + *error);
+  if (!args.has("out"))
+    return fail("graph train: --out RUN is required");
+  std::string runDir = args.get("out");
+  json agentJson = json::object();
+  if (args.has("config")) {
+    auto loaded = readJsonFile(args.get("config"));
+    if (!loaded)
+      return fail(loaded.error().message);
+    agentJson = *loaded;
+  }
+  if (args.has("agent"))
+    agentJson["algorithm"] = args.get("agent");
+  std::string error;
+  if (args.has("iterations"))
+    agentJson["iterations"] = args.getInt("iterations", 0, 1, 1 << 30, error);
+  if (args.has("seed"))
+    agentJson["seed"] = args.getInt("seed", 0, 0, 1l << 40, error);
+  if (!error.empty())
+    return fail("graph train: " + error);
+  auto agentConfig = agent::discrete::AgentConfig::fromJson(
+      agentJson, args.has("config") ? args.get("config") : "--agent");
+  if (!agentConfig)
+    return fail(agentConfig.error().message);
+
+  graph::GraphEnvConfig envConfig;
+  if (auto envError = readEnvOptions(args, envConfig))
+    return fail("graph train: " + *envError);
+  auto env = graph::GraphEnv::create(envConfig);
+  if (!env)
+    return fail(env.error().message);
+  std::string split = args.get("split", "train");
+  auto uris = splitUris(split);
+  if (!uris)
+    return fail(uris.error().message);
+  std::vector<BenchmarkRef> benchmarks;
+  for (const auto &uri : *uris)
+    benchmarks.push_back({uri});
+
+  // The environment settings live beside the agent config; a resumed run
+  // must use the same ones.
+  json envJson = envConfig.toJson();
+  envJson["split"] = split;
+  std::string envPath = runDir + "/env.json";
+  if (args.has("resume") && std::filesystem::exists(envPath)) {
+    auto saved = readJsonFile(envPath);
+    if (!saved)
+      return fail(saved.error().message);
+    if (*saved != envJson)
+      return fail(envPath + ": the run was trained with " + saved->dump() +
+                  ", not " + envJson.dump());
+  } else {
+    std::error_code ec;
+    std::filesystem::create_directories(runDir, ec);
+    if (ec)
+      return fail(runDir + ": cannot create: " + ec.message(), ExitFailure);
+    if (Status ok = writeFileAtomically(envPath, envJson.dump(2) + "\n"); !ok)
+      return fail(ok.error().message, ExitFailure);
+  }
+
+  std::signal(SIGINT, requestStop);
+  std::signal(SIGTERM, requestStop);
+  agent::discrete::TrainOptions options;
+  options.resume = args.has("resume");
+  options.stopRequested = &stopRequested;
+  options.showProgress = true;
+  std::fprintf(stderr, "graph train: %s on %zu graphs (%s split)%s\n",
+               agentConfig->algorithm().c_str(), benchmarks.size(),
+               split.c_str(), envConfig.shaping ? ", FLOP shaping" : "");
+  Status trained =
+      agent::discrete::train(*agentConfig, **env, benchmarks, runDir, options);
+  if (!trained)
+    return fail(trained.error().message, ExitFailure);
+  std::fprintf(stderr, "graph train: %s; policy in %s/policy.pt\n",
+               stopRequested ? "stopped; checkpoint saved (--resume continues)"
+                             : "done",
+               runDir.c_str());
+  return ExitOk;
+}
+
+} // namespace rlopt::tool
