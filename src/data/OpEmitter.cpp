@@ -4,6 +4,7 @@
 // the ops are written: one per arithmetic op per point (a multiply-add is
 // two, exp or rsqrt one).
 #include "OpSuiteInternal.h"
+#include "ProgramWriter.h"
 
 #include <algorithm>
 #include <cassert>
@@ -14,199 +15,10 @@ namespace rlopt::data::detail {
 
 namespace {
 
-using Shape = std::vector<int64_t>;
-
-int64_t numElements(const Shape &shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
-
-std::string join(const Shape &shape, const std::string &sep) {
-  std::string text;
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? sep : "") + std::to_string(shape[i]);
-  return text;
-}
-
-std::string tensorType(const Shape &shape) {
-  return "tensor<" + join(shape, "x") + "xf32>";
-}
-
 Shape concat(Shape a, const Shape &b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
-
-/// A value and its tensor shape.
-struct Value {
-  std::string name; ///< with the leading %
-  Shape shape;
-  std::string type() const { return tensorType(shape); }
-};
-
-/// Writes one function: arguments, body lines, affine-map aliases, results,
-/// and the FLOP count.
-class ProgramWriter {
-public:
-  Value arg(const std::string &name, Shape shape) {
-    Value value{"%" + name, std::move(shape)};
-    args.push_back(value);
-    return value;
-  }
-
-  /// `%name = arith.constant literal : f32`, once per name.
-  std::string constant(const std::string &name, const std::string &literal) {
-    if (std::find(constants.begin(), constants.end(), name) ==
-        constants.end()) {
-      constants.push_back(name);
-      line("%" + name + " = arith.constant " + literal + " : f32");
-    }
-    return "%" + name;
-  }
-
-  Value empty(const std::string &name, const Shape &shape) {
-    Value value{"%" + name, shape};
-    line(value.name + " = tensor.empty() : " + value.type());
-    return value;
-  }
-
-  Value fill(const std::string &name, const std::string &scalar,
-             const Value &init) {
-    Value value{"%" + name, init.shape};
-    line(value.name + " = linalg.fill ins(" + scalar + " : f32) outs(" +
-         init.name + " : " + init.type() + ") -> " + init.type());
-    return value;
-  }
-
-  /// A named structured op `opName` with `attrs` (may be empty).
-  Value named(const std::string &name, const std::string &opName,
-              const std::string &attrs, const std::vector<Value> &ins,
-              const Value &out, const std::string &trailing = "") {
-    std::string insNames, insTypes;
-    for (size_t i = 0; i < ins.size(); ++i) {
-      insNames += (i ? ", " : "") + ins[i].name;
-      insTypes += (i ? ", " : "") + ins[i].type();
-    }
-    Value value{"%" + name, out.shape};
-    std::string text = value.name + " = " + opName;
-    if (!attrs.empty())
-      text += " {" + attrs + "}";
-    line(text);
-    line("    ins(" + insNames + " : " + insTypes + ")");
-    if (trailing.empty())
-      line("    outs(" + out.name + " : " + out.type() + ") -> " + out.type());
-    else
-      line("    outs(" + out.name + " : " + out.type() + ") " + trailing);
-    return value;
-  }
-
-  /// The affine map alias `kind` for `rank` loops: id (every loop), rows
-  /// (all but the last), last (only the last), tail (all but the first).
-  std::string map(const std::string &kind, size_t rank) {
-    std::string alias = "#" + kind + std::to_string(rank);
-    if (std::find(mapAliases.begin(), mapAliases.end(), alias) !=
-        mapAliases.end())
-      return alias;
-    std::vector<std::string> loops;
-    for (size_t i = 0; i < rank; ++i)
-      loops.push_back("d" + std::to_string(i));
-    std::vector<std::string> results;
-    if (kind == "id")
-      results = loops;
-    else if (kind == "rows")
-      results.assign(loops.begin(), loops.end() - 1);
-    else if (kind == "last")
-      results = {loops.back()};
-    else if (kind == "tail")
-      results.assign(loops.begin() + 1, loops.end());
-    else
-      assert(false && "unknown map kind");
-    auto list = [](const std::vector<std::string> &names) {
-      std::string text;
-      for (size_t i = 0; i < names.size(); ++i)
-        text += (i ? ", " : "") + names[i];
-      return "(" + text + ")";
-    };
-    mapAliases.push_back(alias);
-    mapDefs.push_back(alias + " = affine_map<" + list(loops) + " -> " +
-                      list(results) + ">");
-    return alias;
-  }
-
-  /// A linalg.generic over the loops of `out` (plus one trailing reduction
-  /// loop when `reduceLast`). `ins` pair each value with its map alias;
-  /// `body` computes the yielded value from the block arguments `blockArgs`
-  /// (one per input, then the output); `opsPerPoint` counts its arithmetic.
-  /// The region is not isolated from above: names inside it must differ
-  /// from the function's.
-  Value generic(const std::string &name,
-                const std::vector<std::pair<Value, std::string>> &ins,
-                const Value &out, const std::string &outMap, size_t loops,
-                bool reduceLast, const std::vector<std::string> &blockArgs,
-                const std::vector<std::string> &body, int opsPerPoint) {
-    std::string maps, insNames, insTypes, iterators;
-    for (size_t i = 0; i < ins.size(); ++i) {
-      maps += ins[i].second + ", ";
-      insNames += (i ? ", " : "") + ins[i].first.name;
-      insTypes += (i ? ", " : "") + ins[i].first.type();
-    }
-    maps += outMap;
-    for (size_t i = 0; i < loops; ++i)
-      iterators +=
-          std::string(i ? ", " : "") +
-          (reduceLast && i + 1 == loops ? "\"reduction\"" : "\"parallel\"");
-    Value value{"%" + name, out.shape};
-    line(value.name + " = linalg.generic {indexing_maps = [" + maps +
-         "], iterator_types = [" + iterators + "]}");
-    line("    ins(" + insNames + " : " + insTypes + ") outs(" + out.name +
-         " : " + out.type() + ") {");
-    std::string header = "^bb0(";
-    for (size_t i = 0; i < blockArgs.size(); ++i)
-      header += (i ? ", " : "") + blockArgs[i] + ": f32";
-    lines.push_back("  " + header + "):");
-    for (const std::string &b : body)
-      lines.push_back("    " + b);
-    lines.push_back("  } -> " + value.type());
-    // A reduction's points are those of its input; an elementwise op's are
-    // those of its output.
-    Shape points = reduceLast ? ins.front().first.shape : out.shape;
-    flops += double(numElements(points)) * opsPerPoint;
-    return value;
-  }
-
-  void line(const std::string &text) { lines.push_back("  " + text); }
-
-  std::string finish(const std::string &header, const std::string &funcName,
-                     const std::vector<Value> &results) {
-    std::ostringstream os;
-    os << header;
-    for (const std::string &def : mapDefs)
-      os << def << "\n";
-    os << "func.func @" << funcName << "(";
-    for (size_t i = 0; i < args.size(); ++i)
-      os << (i ? ", " : "") << args[i].name << ": " << args[i].type();
-    os << ") -> ";
-    std::string resultTypes, resultNames;
-    for (size_t i = 0; i < results.size(); ++i) {
-      resultTypes += (i ? ", " : "") + results[i].type();
-      resultNames += (i ? ", " : "") + results[i].name;
-    }
-    os << (results.size() == 1 ? resultTypes : "(" + resultTypes + ")")
-       << " {\n";
-    for (const std::string &l : lines)
-      os << l << "\n";
-    os << "  return " << resultNames << " : " << resultTypes << "\n}\n";
-    return os.str();
-  }
-
-  std::vector<Value> args;
-  double flops = 0;
-
-private:
-  std::vector<std::string> constants, mapAliases, mapDefs, lines;
-};
 
 const char *kNegInf = "0xFF800000";
 
@@ -350,7 +162,7 @@ Description emitPool(ProgramWriter &w, std::vector<Value> &results,
           windowShapes("nhwc", batch, c, ih, k, s, oh)};
 }
 
-std::string shapeText(const Shape &shape) { return join(shape, "x"); }
+std::string shapeText(const Shape &shape) { return joinShape(shape, "x"); }
 
 Description emitAdd(ProgramWriter &w, std::vector<Value> &results,
                     const Shape &shape) {
@@ -475,7 +287,7 @@ Description emitTranspose(ProgramWriter &w, std::vector<Value> &results,
     inShape = {lead, seq, heads, d};
     w.line("%split = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape "
            "[" +
-           join(inShape, ", ") + "] : " + x.type() + " into " +
+           joinShape(inShape, ", ") + "] : " + x.type() + " into " +
            tensorType(inShape));
     in = Value{"%split", inShape};
     perm = {0, 2, 1, 3};
@@ -493,7 +305,7 @@ Description emitTranspose(ProgramWriter &w, std::vector<Value> &results,
     outShape.push_back(in.shape[p]);
   results.push_back(w.named("y", "linalg.transpose", "", {in},
                             w.empty("empty", outShape),
-                            "permutation = [" + join(perm, ", ") + "]"));
+                            "permutation = [" + joinShape(perm, ", ") + "]"));
   std::string what = v == "heads"  ? "split into heads"
                      : v == "keys" ? "keys transposed for the scores"
                                    : v;

@@ -1,10 +1,11 @@
 // The op suite: scales each layer of the table to the requested scale,
 // samples benchmarks evenly over the op classes, and draws the splits over
 // shape keys. Everything random comes from one seeded SplitMix64 stream per
-// purpose, so a seed gives the same suite on every platform.
+// purpose (Rng.h), so a seed gives the same suite on every platform.
 #include "rlopt/data/OpSuite.h"
 
 #include "OpSuiteInternal.h"
+#include "Splits.h"
 
 #include <algorithm>
 #include <cassert>
@@ -17,6 +18,7 @@ namespace rlopt::data {
 
 using detail::Emitted;
 using detail::Layer;
+using detail::Rng;
 
 namespace {
 
@@ -193,26 +195,6 @@ std::string benchmarkName(const Layer &l) {
 // Randomness
 //===----------------------------------------------------------------------===//
 
-/// SplitMix64: tiny, and its output is fixed by the algorithm, unlike the
-/// standard library's distributions and std::shuffle.
-class Rng {
-public:
-  explicit Rng(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  template <typename T> void shuffle(std::vector<T> &items) {
-    for (size_t i = items.size(); i > 1; --i)
-      std::swap(items[i - 1], items[next() % i]);
-  }
-
-private:
-  uint64_t state;
-};
-
 // One stream per purpose, so that changing how many draws one purpose makes
 // leaves the others alone.
 constexpr uint64_t kSampleStream = 0x5a3b1e0f00000001ull;
@@ -310,82 +292,19 @@ std::vector<Candidate> sample(std::vector<std::vector<Candidate>> byClass,
   return picked;
 }
 
-/// Draws train/validation/test over shape keys, class by class. Each
-/// class takes test and validation keys so that the running totals stay at
-/// 15 % each of the keys seen so far, and at least one of each once it has
-/// 3 (test) or 6 (validation) keys; it always keeps one training key. A key
-/// already given a split by an earlier class keeps it, so no key spans two
-/// splits. Classes with few keys go first: they have the least room.
+/// Draws train/validation/test over shape keys, class by class (see
+/// drawSplits).
 void assignSplits(std::vector<Candidate> &benchmarks, Rng &rng) {
-  constexpr double kShare = 0.15;
-  size_t numClasses = opSuiteClasses().size();
-  std::vector<std::vector<std::string>> keysOf(numClasses);
-  for (const Candidate &c : benchmarks) {
-    std::vector<std::string> &keys = keysOf[c.classIndex];
-    if (std::find(keys.begin(), keys.end(), c.spec.shapeKey) == keys.end())
-      keys.push_back(c.spec.shapeKey);
-  }
-  std::vector<size_t> order;
-  for (size_t cls = 0; cls < numClasses; ++cls)
-    order.push_back(cls);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return keysOf[a].size() < keysOf[b].size();
-  });
-
-  std::map<std::string, std::string> splitOf;
-  std::set<std::string> seen;
-  std::map<std::string, long> total; // keys per split so far
-  for (size_t cls : order) {
-    std::vector<std::string> fresh;
-    std::map<std::string, long> mine;
-    for (const std::string &key : keysOf[cls]) {
-      seen.insert(key);
-      auto it = splitOf.find(key);
-      if (it == splitOf.end())
-        fresh.push_back(key);
-      else
-        ++mine[it->second];
-    }
-    size_t n = keysOf[cls].size();
-    long expected = std::lround(kShare * double(seen.size()));
-    long wantTest =
-        std::max(expected - total["test"], long(n >= 3 && mine["test"] == 0));
-    long wantValidation = std::max(expected - total["validation"],
-                                   long(n >= 6 && mine["validation"] == 0));
-    long room = long(fresh.size()) - (mine["train"] == 0 ? 1 : 0);
-    rng.shuffle(fresh);
-    for (const std::string &key : fresh) {
-      std::string split = "train";
-      if (wantTest > 0 && room > 0) {
-        split = "test";
-        --wantTest;
-        --room;
-      } else if (wantValidation > 0 && room > 0) {
-        split = "validation";
-        --wantValidation;
-        --room;
-      }
-      splitOf[key] = split;
-      ++total[split];
-    }
-  }
+  std::vector<detail::KeyedItem> items;
+  for (const Candidate &c : benchmarks)
+    items.push_back({c.classIndex, c.spec.shapeKey});
+  std::map<std::string, std::string> splitOf =
+      detail::drawSplits(items, opSuiteClasses().size(), rng);
   for (Candidate &c : benchmarks)
     c.spec.split = splitOf.at(c.spec.shapeKey);
 }
 
 } // namespace
-
-const char *scaleName(Scale scale) {
-  return scale == Scale::Small ? "small" : "full";
-}
-
-Result<Scale> parseScale(const std::string &text) {
-  if (text == "small")
-    return Scale::Small;
-  if (text == "full")
-    return Scale::Full;
-  return makeError("unknown scale '" + text + "' (expected small or full)");
-}
 
 const std::vector<std::string> &opSuiteClasses() {
   return detail::opClassOrder();

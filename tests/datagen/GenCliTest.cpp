@@ -1,5 +1,5 @@
-// `rlopt gen ops`: writes a loadable suite and prints a line per class;
-// bad flags give exit code 2 and one line.
+// `rlopt gen ops|chains|nets`: writes a loadable suite and prints a
+// summary; bad flags give exit code 2 and one line.
 #include "../tools/ToolTestUtil.h"
 
 #include "rlopt/data/Suite.h"
@@ -40,6 +40,33 @@ TEST(GenCli, WritesASuite) {
   EXPECT_EQ(readFile(fs::path(out) / "manifest.json"), manifest);
 }
 
+TEST(GenCli, WritesChainAndNetSuites) {
+  ScratchDir scratch;
+  std::string chains = (scratch / "chains").string();
+  RunResult run = runRlopt(
+      {"gen", "chains", "--out", chains, "--seed", "5", "--count", "6"},
+      scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find("total"), std::string::npos) << run.out;
+  auto suite = rlopt::data::loadSuite(chains);
+  ASSERT_TRUE(suite.ok()) << suite.error().message;
+  EXPECT_EQ(suite->benchmarks.size(), 6u);
+  EXPECT_EQ(suite->info["seed"], 5);
+  EXPECT_EQ(suite->benchmarks[0].opClass, "chain");
+  RunResult inspect =
+      runRlopt({"inspect", suite->path(suite->benchmarks[0])}, scratch.path());
+  EXPECT_EQ(inspect.exitCode, 0) << inspect.err;
+
+  std::string nets = (scratch / "nets").string();
+  run = runRlopt({"gen", "nets", "--out", nets}, scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find("resnet18"), std::string::npos) << run.out;
+  suite = rlopt::data::loadSuite(nets);
+  ASSERT_TRUE(suite.ok()) << suite.error().message;
+  EXPECT_EQ(suite->benchmarks.size(), 7u);
+  EXPECT_EQ(suite->info["scale"], "small");
+}
+
 struct BadCase {
   std::vector<std::string> args;
   std::string mention;
@@ -61,6 +88,9 @@ TEST(GenCli, BadFlags) {
       {{"gen", "ops", "--out", out, "--bogus", "1"}, "--bogus"},
       {{"gen", "ops", "--out", out, "extra"}, "extra"},
       {{"gen", "ops", "--out", (scratch / "taken").string()}, "manifest.json"},
+      {{"gen", "chains"}, "--out"},
+      {{"gen", "chains", "--out", out, "--count", "x"}, "--count"},
+      {{"gen", "nets", "--out", out, "--seed", "1"}, "--seed"},
   };
   for (const BadCase &c : cases) {
     RunResult run = runRlopt(c.args, scratch.path());

@@ -1,7 +1,10 @@
-// rlopt gen ops --out DIR [--seed S] [--count N] [--scale small|full]:
-// writes a benchmark suite (NAME.mlir files and manifest.json).
+// rlopt gen ops|chains --out DIR [--seed S] [--count N] [--scale small|full]
+// and rlopt gen nets --out DIR [--scale small|full]: write a benchmark
+// suite (NAME.mlir files and manifest.json) and print a summary.
 #include "Args.h"
 
+#include "rlopt/data/ChainSuite.h"
+#include "rlopt/data/NetSuite.h"
 #include "rlopt/data/OpSuite.h"
 
 #include <algorithm>
@@ -10,72 +13,165 @@
 
 namespace rlopt::tool {
 
-static int runGenOps(int argc, char **argv) {
-  Args args({"out", "seed", "count", "scale"}, {});
+namespace {
+
+/// The flags of `rlopt gen KIND`; `seeded` kinds also take --seed and
+/// --count.
+struct GenArgs {
+  std::string dir;
+  uint64_t seed = 0;
+  int count = 0;
+  data::Scale scale = data::Scale::Small;
+};
+
+Result<GenArgs> parseGenArgs(int argc, char **argv, bool seeded,
+                             int defaultCount) {
+  Args args(seeded ? std::vector<std::string>{"out", "seed", "count", "scale"}
+                   : std::vector<std::string>{"out", "scale"},
+            {});
   if (auto error = args.parse(argc, argv, 3))
-    return fail("gen ops: " + *error);
+    return makeError(*error);
   if (!args.positional().empty())
-    return fail("gen ops: unexpected argument '" + args.positional()[0] + "'");
+    return makeError("unexpected argument '" + args.positional()[0] + "'");
   if (!args.has("out") || args.get("out").empty())
-    return fail("gen ops: --out DIR is required");
-  std::string error;
-  data::OpSuiteOptions options;
-  options.seed = args.getInt("seed", 0, 0, 1l << 40, error);
-  options.count = args.getInt("count", 0, 0, 1000000, error);
-  if (!error.empty())
-    return fail("gen ops: " + error);
+    return makeError("--out DIR is required");
+  GenArgs gen;
+  gen.dir = args.get("out");
+  if (seeded) {
+    std::string error;
+    gen.seed = args.getInt("seed", 0, 0, 1l << 40, error);
+    gen.count = args.getInt("count", defaultCount, 0, 1000000, error);
+    if (!error.empty())
+      return makeError(error);
+  }
   auto scale = data::parseScale(args.get("scale", "small"));
   if (!scale)
-    return fail("gen ops: --scale: " + scale.error().message);
-  options.scale = *scale;
+    return makeError("--scale: " + scale.error().message);
+  gen.scale = *scale;
+  return gen;
+}
 
+/// Benchmarks, splits and estimated naive time of one group.
+struct Summary {
+  int count = 0;
+  std::map<std::string, int> splits;
+  double minMs = 1e300, maxMs = 0;
+
+  void add(const data::BenchmarkSpec &b) {
+    ++count;
+    ++splits[b.split];
+    minMs = std::min(minMs, b.estimatedMs);
+    maxMs = std::max(maxMs, b.estimatedMs);
+  }
+  void print(const std::string &label) const {
+    std::printf("%-18s %4d  (train %d, validation %d, test %d)  "
+                "estimated naive %.3g-%.3g ms\n",
+                label.c_str(), count, at("train"), at("validation"), at("test"),
+                minMs, maxMs);
+  }
+  int at(const std::string &split) const {
+    auto it = splits.find(split);
+    return it == splits.end() ? 0 : it->second;
+  }
+};
+
+void printTotal(const std::vector<data::BenchmarkSpec> &suite,
+                const GenArgs &gen, bool seeded) {
+  Summary total;
+  for (const data::BenchmarkSpec &b : suite)
+    total.add(b);
+  std::printf("total              %4zu  (train %d, validation %d, test %d)  "
+              "%s scale",
+              suite.size(), total.at("train"), total.at("validation"),
+              total.at("test"), data::scaleName(gen.scale));
+  if (seeded)
+    std::printf(", seed %llu", static_cast<unsigned long long>(gen.seed));
+  std::printf(" -> %s\n", gen.dir.c_str());
+}
+
+int runGenOps(int argc, char **argv) {
+  auto gen = parseGenArgs(argc, argv, true, 0);
+  if (!gen)
+    return fail("gen ops: " + gen.error().message);
+  data::OpSuiteOptions options;
+  options.seed = gen->seed;
+  options.count = gen->count;
+  options.scale = gen->scale;
   std::vector<data::BenchmarkSpec> suite = data::generateOpSuite(options);
-  std::string dir = args.get("out");
-  if (Status status = data::writeSuite(suite, dir, data::opSuiteInfo(options));
+  if (Status status =
+          data::writeSuite(suite, gen->dir, data::opSuiteInfo(options));
       !status)
     return fail("gen ops: " + status.error().message);
 
-  // One line per class: programs, splits, estimated naive time range.
-  struct Summary {
-    int count = 0;
-    std::map<std::string, int> splits;
-    double minMs = 1e300, maxMs = 0;
-  };
   std::map<std::string, Summary> byClass;
-  std::map<std::string, int> splits;
-  for (const data::BenchmarkSpec &b : suite) {
-    Summary &s = byClass[b.opClass];
-    ++s.count;
-    ++s.splits[b.split];
-    ++splits[b.split];
-    s.minMs = std::min(s.minMs, b.estimatedMs);
-    s.maxMs = std::max(s.maxMs, b.estimatedMs);
-  }
-  for (const std::string &cls : data::opSuiteClasses()) {
-    auto it = byClass.find(cls);
-    if (it == byClass.end())
-      continue;
-    Summary &s = it->second;
-    std::printf("%-18s %4d  (train %d, validation %d, test %d)  "
-                "estimated naive %.3g-%.3g ms\n",
-                cls.c_str(), s.count, s.splits["train"], s.splits["validation"],
-                s.splits["test"], s.minMs, s.maxMs);
-  }
-  std::printf("total              %4zu  (train %d, validation %d, test %d)  "
-              "%s scale, seed %llu -> %s\n",
-              suite.size(), splits["train"], splits["validation"],
-              splits["test"], data::scaleName(options.scale),
-              static_cast<unsigned long long>(options.seed), dir.c_str());
+  for (const data::BenchmarkSpec &b : suite)
+    byClass[b.opClass].add(b);
+  for (const std::string &cls : data::opSuiteClasses())
+    if (auto it = byClass.find(cls); it != byClass.end())
+      it->second.print(cls);
+  printTotal(suite, *gen, true);
   return ExitOk;
 }
 
+int runGenChains(int argc, char **argv) {
+  auto gen = parseGenArgs(argc, argv, true, data::ChainSuiteOptions().count);
+  if (!gen)
+    return fail("gen chains: " + gen.error().message);
+  data::ChainSuiteOptions options;
+  options.seed = gen->seed;
+  options.count = gen->count;
+  options.scale = gen->scale;
+  std::vector<data::BenchmarkSpec> suite = data::generateChainSuite(options);
+  if (Status status =
+          data::writeSuite(suite, gen->dir, data::chainSuiteInfo(options));
+      !status)
+    return fail("gen chains: " + status.error().message);
+
+  // One line per chain length.
+  std::map<size_t, Summary> byLength;
+  for (const data::BenchmarkSpec &b : suite)
+    byLength[b.shapes["ops"].size()].add(b);
+  for (const auto &[length, summary] : byLength)
+    summary.print(std::to_string(length) + " ops");
+  printTotal(suite, *gen, true);
+  return ExitOk;
+}
+
+int runGenNets(int argc, char **argv) {
+  auto gen = parseGenArgs(argc, argv, false, 0);
+  if (!gen)
+    return fail("gen nets: " + gen.error().message);
+  data::NetSuiteOptions options;
+  options.scale = gen->scale;
+  std::vector<data::BenchmarkSpec> suite = data::generateNetSuite(options);
+  if (Status status =
+          data::writeSuite(suite, gen->dir, data::netSuiteInfo(options));
+      !status)
+    return fail("gen nets: " + status.error().message);
+
+  for (const data::BenchmarkSpec &b : suite)
+    std::printf("%-18s %4d Linalg ops  %4d edges  %8.3f GFLOP  "
+                "estimated naive %.3g ms\n",
+                b.name.c_str(), b.shapes["linalg_ops"].get<int>(),
+                b.shapes["edges"].get<int>(), b.flops / 1e9, b.estimatedMs);
+  printTotal(suite, *gen, false);
+  return ExitOk;
+}
+
+} // namespace
+
 int runGen(int argc, char **argv) {
   if (argc < 3 || argv[2][0] == '-')
-    return fail("gen: expected a suite kind (ops)");
+    return fail("gen: expected a suite kind (ops, chains or nets)");
   std::string kind = argv[2];
   if (kind == "ops")
     return runGenOps(argc, argv);
-  return fail("gen: unknown suite kind '" + kind + "' (expected ops)");
+  if (kind == "chains")
+    return runGenChains(argc, argv);
+  if (kind == "nets")
+    return runGenNets(argc, argv);
+  return fail("gen: unknown suite kind '" + kind +
+              "' (expected ops, chains or nets)");
 }
 
 } // namespace rlopt::tool

@@ -10,14 +10,6 @@
 
 namespace rlopt::data {
 
-/// Small scales each benchmark so that its naive baseline takes tens of
-/// milliseconds on the reference machine; Full keeps the networks' own batch
-/// sizes and spatial sizes.
-enum class Scale { Small, Full };
-
-const char *scaleName(Scale scale);
-Result<Scale> parseScale(const std::string &text);
-
 struct OpSuiteOptions {
   uint64_t seed = 0; ///< drives the sampling and the splits
   int count = 0;     ///< benchmarks to draw; 0 (or more than there are) = all

@@ -10,10 +10,18 @@
 
 namespace rlopt::data {
 
+/// Small scales each benchmark so that its naive baseline runs quickly on
+/// the reference machine (tens of milliseconds for single ops and chains,
+/// seconds for whole networks); Full keeps the networks' own sizes.
+enum class Scale { Small, Full };
+
+const char *scaleName(Scale scale);
+Result<Scale> parseScale(const std::string &text);
+
 /// One benchmark of a suite: a program and what the manifest says about it.
 struct BenchmarkSpec {
   std::string name;    ///< unique in the suite; the program is NAME.mlir
-  std::string opClass; ///< matmul, conv_2d, softmax, ...
+  std::string opClass; ///< matmul, conv_2d, softmax, ..., chain, net
   std::string split;   ///< train, validation or test
   /// The benchmark's shape without its batch. A shape key never spans two
   /// splits, so test programs have shapes no training program has.
