@@ -54,6 +54,8 @@ Result<RuntimeValue> evaluateCollective(Interpreter &,
                                         Operands &operands) {
   const Shape &shape = instruction.shape();
   Opcode opcode = instruction.opcode();
+  if (operands.empty())
+    return failAt(instruction, "needs an operand");
   if (opcode == Opcode::AllReduceDone || opcode == Opcode::CollectivePermute) {
     RuntimeValue value = std::move(operands[0]);
     if (value.shape.compatible(shape))

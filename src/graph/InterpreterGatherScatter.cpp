@@ -87,6 +87,10 @@ Result<RuntimeValue> evaluateGather(Interpreter &,
   if (static_cast<int64_t>(sliceSizes->size()) != rank)
     return failAt(instruction, "slice_sizes needs one size per operand "
                                "dimension");
+  for (int64_t d = 0; d < rank; ++d)
+    if ((*sliceSizes)[d] < 0 || (*sliceSizes)[d] > operand.shape.dim(d))
+      return failAt(instruction,
+                    "slice_sizes do not fit " + operand.shape.toString(false));
   auto batch = indexBatch(instruction, indices.shape, *indexVectorDim);
   if (!batch)
     return batch.error();

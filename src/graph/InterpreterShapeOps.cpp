@@ -317,6 +317,8 @@ Result<RuntimeValue> evaluateShapeOp(Interpreter &,
   Opcode opcode = instruction.opcode();
   if (opcode == Opcode::Iota)
     return iota(instruction);
+  if (operands.empty())
+    return failAt(instruction, "needs an operand");
   if (!instruction.shape().isArray())
     return failAt(instruction, "result must be an array, got " +
                                    instruction.shape().toString(false));

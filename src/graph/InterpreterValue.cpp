@@ -5,11 +5,12 @@
 namespace rlopt::graph::interp {
 
 /// Large buffers no value uses any more, kept for the next op that needs
-/// one of a similar size.
+/// one of a similar size. Holds at most a few buffers and 1 GiB.
 class BufferPool {
 public:
   static constexpr size_t kMinimumElements = size_t(1) << 16;
-  static constexpr size_t kMaximumBuffers = 32;
+  static constexpr size_t kMaximumBuffers = 8;
+  static constexpr size_t kMaximumElements = size_t(1) << 27;
 
   bool take(size_t count, std::vector<double> &buffer) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -23,31 +24,38 @@ public:
     }
     if (best == free.size())
       return false;
+    held -= free[best].capacity();
     buffer = std::move(free[best]);
     free.erase(free.begin() + static_cast<std::ptrdiff_t>(best));
     return true;
   }
 
   void give(std::vector<double> &&buffer) {
-    if (buffer.capacity() < kMinimumElements)
+    size_t capacity = buffer.capacity();
+    if (capacity < kMinimumElements || capacity > kMaximumElements)
       return;
     std::lock_guard<std::mutex> lock(mutex);
-    if (free.size() == kMaximumBuffers) {
-      // Drop the smallest: large buffers are the expensive ones to fault in.
+    // Make room by dropping smaller buffers: large ones are the expensive
+    // ones to fault in again.
+    while (!free.empty() && (free.size() == kMaximumBuffers ||
+                             held + capacity > kMaximumElements)) {
       auto smallest = free.begin();
       for (auto it = free.begin(); it != free.end(); ++it)
         if (it->capacity() < smallest->capacity())
           smallest = it;
-      if (smallest->capacity() >= buffer.capacity())
+      if (smallest->capacity() >= capacity)
         return;
+      held -= smallest->capacity();
       free.erase(smallest);
     }
+    held += capacity;
     free.push_back(std::move(buffer));
   }
 
 private:
   std::mutex mutex;
   std::vector<std::vector<double>> free;
+  size_t held = 0; // elements in `free`
 };
 
 namespace {

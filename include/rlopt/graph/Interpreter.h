@@ -37,7 +37,8 @@ struct InterpreterOptions {
 };
 
 /// Seeded random arguments for the entry computation's parameters:
-/// floating point in [-1, 1), integers in a small range, predicates 0/1.
+/// floating point in [-1, 1), integers in a small range ([0, 8), valid as
+/// small indices), predicates 0/1. Each parameter has its own stream.
 Result<std::vector<Value>> randomArguments(const Module &module, uint64_t seed);
 /// As above; a parameter over `options.maxElements` is an Error.
 Result<std::vector<Value>> randomArguments(const Module &module, uint64_t seed,
