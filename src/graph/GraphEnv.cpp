@@ -50,6 +50,8 @@ Result<GraphEnvConfig> GraphEnvConfig::fromJson(const nlohmann::json &json,
         config.shapingGamma = value.get<double>();
       else if (key == "episode_length")
         config.episodeLength = value.get<int>();
+      else if (key == "mask_unchanged_passes")
+        config.maskUnchangedPasses = value.get<bool>();
       else
         return makeError(where + ": unknown key '" + key + "'");
     } catch (const nlohmann::json::exception &) {
@@ -65,7 +67,8 @@ nlohmann::json GraphEnvConfig::toJson() const {
           {"reward", reward},
           {"shaping", shaping},
           {"shaping_gamma", shapingGamma},
-          {"episode_length", episodeLength}};
+          {"episode_length", episodeLength},
+          {"mask_unchanged_passes", maskUnchangedPasses}};
 }
 
 Result<std::unique_ptr<GraphEnv>>
@@ -156,6 +159,7 @@ Result<Observation> GraphEnv::tryReset(const std::string &name) {
   uri = name;
   current = cached->second.clone();
   history.clear();
+  knownUnchanged.assign(graphPasses().size(), 0);
   totalReward = 0;
   ended = false;
   initialOps = opCount();
@@ -206,8 +210,22 @@ Observation GraphEnv::observation() const {
                                ? cost.transcendentals / initialTranscendentals
                                : 0));
   }
-  obs.masks = {std::vector<uint8_t>(graphPasses().size(), 1)};
+  obs.masks = {actionMask()};
   return obs;
+}
+
+std::vector<uint8_t> GraphEnv::actionMask() const {
+  std::vector<uint8_t> mask(graphPasses().size(), 1);
+  if (!cfg.maskUnchangedPasses)
+    return mask;
+  bool anyOpen = false;
+  for (size_t i = 0; i < mask.size(); ++i) {
+    mask[i] = knownUnchanged[i] ? 0 : 1;
+    anyOpen = anyOpen || mask[i];
+  }
+  if (!anyOpen)
+    mask.assign(mask.size(), 1);
+  return mask;
 }
 
 StepResult GraphEnv::step(const Action &action) {
@@ -232,7 +250,9 @@ StepResult GraphEnv::step(const Action &action) {
   result.info["pass"] = pass.name;
   int64_t before = opCount();
   double potentialBefore = cfg.shaping ? potential() : 0;
-  auto changed = pass.run(current);
+  // A pass that left this very graph unchanged would do so again.
+  Result<bool> changed =
+      knownUnchanged[index] ? Result<bool>(false) : pass.run(current);
   history.push_back(index);
   if (changed) {
     if (Status valid = verifyModule(current); !valid)
@@ -245,6 +265,10 @@ StepResult GraphEnv::step(const Action &action) {
     result.info["error"] = changed.error().message;
     return result;
   }
+  if (*changed)
+    knownUnchanged.assign(knownUnchanged.size(), 0);
+  else
+    knownUnchanged[index] = 1;
   int64_t after = opCount();
   double scale = initialOps > 0 ? static_cast<double>(initialOps) : 1;
   result.reward =
@@ -267,6 +291,7 @@ std::unique_ptr<Env> GraphEnv::fork() const {
   copy->uri = uri;
   copy->current = current.clone();
   copy->history = history;
+  copy->knownUnchanged = knownUnchanged;
   copy->initialOps = initialOps;
   copy->initialFlops = initialFlops;
   copy->initialTranscendentals = initialTranscendentals;

@@ -32,6 +32,7 @@ Action pass(const std::string &name) {
 }
 
 const char *kLinear = "hlo://torch_xla_neuron/linear_module_forward";
+const char *kGpt2Layer = "hlo://torch_xla_neuron/gpt2_tp-1_n_layer-1";
 
 } // namespace
 
@@ -175,4 +176,75 @@ TEST(GraphEnv, EveryBundledGraphIsAnEnvironmentStart) {
     EXPECT_TRUE(obs.ok()) << uri << ": "
                           << (obs.ok() ? "" : obs.error().message);
   }
+}
+
+namespace {
+
+int64_t firstAllowed(const Observation &obs) {
+  const auto &mask = obs.masks.at(0);
+  for (size_t i = 0; i < mask.size(); ++i)
+    if (mask[i])
+      return static_cast<int64_t>(i);
+  return -1;
+}
+
+} // namespace
+
+TEST(GraphEnv, APassThatChangedNothingIsMaskedUntilTheGraphChanges) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset(kGpt2Layer).ok());
+  Action dce = pass("dce");
+  env->step(dce);
+  StepResult again = env->step(dce);
+  ASSERT_FALSE(again.info["changed"].get<bool>());
+  EXPECT_EQ(again.obs.masks.at(0).at(dce.values[0]), 0);
+
+  // Any pass that changes the graph opens the mask again.
+  bool reopened = false;
+  for (size_t p = 0; p < graphPasses().size() && !reopened; ++p) {
+    auto branch = env->fork();
+    StepResult tried = branch->step(Action{{static_cast<int64_t>(p)}});
+    if (!tried.info.value("changed", false))
+      continue;
+    EXPECT_EQ(tried.obs.masks.at(0).at(dce.values[0]), 1)
+        << graphPasses()[p].name;
+    reopened = true;
+  }
+  EXPECT_TRUE(reopened) << "no pass changes the graph after dce";
+
+  GraphEnvConfig unmasked = bundledConfig();
+  unmasked.maskUnchangedPasses = false;
+  auto plain = makeEnv(unmasked);
+  ASSERT_TRUE(plain->tryReset(kGpt2Layer).ok());
+  plain->step(dce);
+  StepResult open = plain->step(dce);
+  EXPECT_EQ(open.obs.masks.at(0).at(dce.values[0]), 1);
+}
+
+TEST(GraphEnv, AtAFixedPointEveryPassIsAllowedAndChangesNothing) {
+  GraphEnvConfig config = bundledConfig();
+  config.episodeLength = 1000;
+  auto env = makeEnv(config);
+  auto obs = env->tryReset(fixture("tosa_cse.hlo"));
+  ASSERT_TRUE(obs.ok());
+  Observation current = *obs;
+  int unchangedInARow = 0, changes = 0;
+  int passes = static_cast<int>(graphPasses().size());
+  for (int step = 0; step < config.episodeLength && unchangedInARow < passes;
+       ++step) {
+    StepResult result = env->step(Action{{firstAllowed(current)}});
+    ASSERT_FALSE(result.info.contains("error"));
+    bool changed = result.info["changed"].get<bool>();
+    changes += changed;
+    unchangedInARow = changed ? 0 : unchangedInARow + 1;
+    current = result.obs;
+  }
+  ASSERT_EQ(unchangedInARow, passes) << "no fixed point within the episode";
+  EXPECT_GT(changes, 0);
+  for (uint8_t allowed : current.masks.at(0))
+    EXPECT_EQ(allowed, 1);
+  int64_t count = env->opCount();
+  StepResult idle = env->step(pass("algsimp"));
+  EXPECT_FALSE(idle.info["changed"].get<bool>());
+  EXPECT_EQ(env->opCount(), count);
 }

@@ -29,6 +29,13 @@ struct GraphEnvConfig {
   bool shaping = false;
   double shapingGamma = 0.99;
   int episodeLength = 20;
+  /// Masks every pass that left the current graph unchanged until another
+  /// pass changes it. Passes are deterministic, so such a step is a known
+  /// no-op; without the mask a greedy policy that picks one repeats it for
+  /// the rest of the episode. When every pass is known to change nothing
+  /// (a fixed point) all are allowed again. False gives the paper's unmasked
+  /// action space.
+  bool maskUnchangedPasses = true;
   /// Where `hlo://NAME` URIs are found: `DIR/NAME.hlo` or `DIR/NAME.txt`.
   std::string graphDir;
 
@@ -74,6 +81,7 @@ private:
   struct Shared;
   GraphEnv(GraphEnvConfig config, std::shared_ptr<Shared> shared);
   Observation observation() const;
+  std::vector<uint8_t> actionMask() const;
   double potential() const;
 
   GraphEnvConfig cfg;
@@ -82,6 +90,8 @@ private:
   std::string uri;
   Module current;
   std::vector<int> history;
+  /// Per pass: it ran since the graph last changed and changed nothing.
+  std::vector<uint8_t> knownUnchanged;
   int64_t initialOps = 0;
   double initialFlops = 0, initialTranscendentals = 0;
   double totalReward = 0;
