@@ -351,6 +351,7 @@ Result<linalg::ExternalBaseline> onednnBaseline(const std::string &opClass,
   linalg::ExternalBaseline baseline;
   baseline.name = "onednn";
   baseline.info = *impl;
+  baseline.version = onednnConfiguration();
   baseline.prepare = [opClass, shapes, threads, plannedImpl = *impl](
                          const std::vector<RawTensor> &in,
                          const std::vector<RawTensor> &out) -> Result<Kernel> {

@@ -1,6 +1,7 @@
 #include "rlopt/eval/TorchBaseline.h"
 
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <dlfcn.h>
 #include <filesystem>
@@ -20,6 +21,15 @@ torch::Tensor wrap(const RawTensor &t) {
 /// An NHWC buffer seen as the NCHW tensor PyTorch expects (channels last).
 torch::Tensor nchwView(const RawTensor &t) {
   return wrap(t).permute({0, 3, 1, 2});
+}
+
+/// The library behind libblas.so.3, which LibTorch's matmuls call.
+std::string systemBlas() {
+  std::error_code ec;
+  std::string blas =
+      std::filesystem::canonical("/usr/lib/x86_64-linux-gnu/libblas.so.3", ec)
+          .string();
+  return blas.empty() ? "not found" : blas;
 }
 
 int64_t get(const nlohmann::json &shapes, const char *key, int64_t fallback) {
@@ -88,6 +98,8 @@ Result<linalg::ExternalBaseline> torchBaseline(const std::string &opClass,
                      "'");
   linalg::ExternalBaseline baseline;
   baseline.name = "torch";
+  baseline.version =
+      std::string("LibTorch ") + TORCH_VERSION + ", BLAS " + systemBlas();
   baseline.prepare = [opClass, shapes, threads](
                          const std::vector<RawTensor> &in,
                          const std::vector<RawTensor> &out) -> Result<Kernel> {
@@ -157,12 +169,7 @@ Result<linalg::ExternalBaseline> torchBaseline(const std::string &opClass,
 }
 
 std::string torchConfiguration() {
-  std::error_code ec;
-  std::string blas =
-      std::filesystem::canonical("/usr/lib/x86_64-linux-gnu/libblas.so.3", ec)
-          .string();
-  return at::show_config() +
-         "  - libblas.so.3: " + (blas.empty() ? "not found" : blas) + "\n";
+  return at::show_config() + "  - libblas.so.3: " + systemBlas() + "\n";
 }
 
 } // namespace rlopt::eval

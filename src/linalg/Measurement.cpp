@@ -106,7 +106,7 @@ static Result<LoweredPair> lowerBoth(const Program &program,
                     printed(*pair.candidate) +
                     "\n//seed=" + std::to_string(options.seed);
   for (const ExternalBaseline &external : options.externals)
-    key += "\n//external=" + external.name;
+    key += "\n//external=" + external.name + " " + external.version;
   char hex[17];
   snprintf(hex, sizeof(hex), "%016llx",
            (unsigned long long)llvm::xxh3_64bits(key));

@@ -32,6 +32,9 @@ struct ExternalBaseline {
   /// Which of the library's kernels runs, when it says (oneDNN's
   /// implementation name, e.g. "jit_1x1:avx2"); empty otherwise.
   std::string info;
+  /// The library and its version (and BLAS, where it matters): part of the
+  /// measurement cache key, so an upgraded library is measured anew.
+  std::string version;
 };
 
 /// How an external baseline fared in one measurement.
