@@ -249,8 +249,8 @@ Value LayerWriter::relu6(const std::string &name, const Value &x) {
 }
 
 Value LayerWriter::gelu(const std::string &name, const Value &x) {
-  // 0.5 (1 + tanh(u)) = 1 / (1 + exp(-2u)): exp has a vector lowering,
-  // tanh none in the pipeline's MLIR 19 passes, so this form vectorizes.
+  // 0.5 (1 + tanh(u)) = 1 / (1 + exp(-2u)): GELU with one exp and one
+  // divide.
   std::string c = w.constant("minus_2_sqrt_2_over_pi", "-1.59576912");
   std::string c1 = w.constant("gelu_cubic", "4.471500e-02");
   std::string one = w.constant("one", "1.0");

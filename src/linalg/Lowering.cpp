@@ -3,9 +3,11 @@
 #include "rlopt/linalg/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -43,6 +45,15 @@ Status lowerToLLVM(mlir::ModuleOp module) {
       func->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
 
   DiagnosticCollector diagnostics(context);
+  // math.tanh has neither an LLVM intrinsic nor a vector libm lowering in
+  // MLIR 19: rewrite it as MLIR's rational approximation (plain arith, so
+  // it vectorizes), on the baseline and the candidate alike.
+  mlir::RewritePatternSet mathPatterns(context);
+  mlir::populatePolynomialApproximateTanhPattern(mathPatterns);
+  if (mlir::failed(
+          mlir::applyPatternsAndFoldGreedily(module, std::move(mathPatterns))))
+    return makeError("lowering failed: math.tanh approximation did not "
+                     "converge");
   mlir::PassManager pm(context);
   std::string parseErrors;
   llvm::raw_string_ostream errorStream(parseErrors);
