@@ -142,6 +142,19 @@ ENTRY e {
   EXPECT_EQ(countOf(module, Opcode::DynamicSlice), 1);
 }
 
+TEST(PassGatherExpander, KnownIndicesBecomeConstantStarts) {
+  Module module = expectRewrite("gather-expander", R"(
+HloModule m
+ENTRY e {
+  table = f32[7,4] parameter(0)
+  index = s32[1,2] constant({ {5, 1} })
+  ROOT g = f32[1,3] gather(table, index), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,3}
+})");
+  EXPECT_EQ(countOf(module, Opcode::Gather), 0);
+  EXPECT_EQ(countOf(module, Opcode::Slice), 0);
+  EXPECT_EQ(countOf(module, Opcode::DynamicSlice), 1);
+}
+
 TEST(PassGatherExpander, KeepsMultiSliceGathers) {
   expectNoRewrite("gather-expander", R"(
 HloModule m

@@ -158,6 +158,18 @@ std::vector<GraphPass> makePasses() {
        "simple gathers (one slice) -> dynamic-slice + reshape; multi-slice "
        "gathers (would need a while loop) left alone",
        runGatherExpander},
+      {"scatter-expander", "ScatterExpander",
+       "one-window scatters at known in-range constant indices, combiner "
+       "assigning or a binary op -> dynamic-update-slice (of op(dynamic-"
+       "slice, update)); computed indices (scatter skips out-of-range "
+       "windows, dynamic-update-slice clamps) and multi-window ones left "
+       "alone",
+       runScatterExpander},
+      {"reduce-decomposer", "ReduceDecomposer",
+       "variadic reduces whose reducer keeps groups of outputs independent "
+       "-> one reduce per group, get-tuple-elements rewired; coupled "
+       "reducers (argmax) and layouts left alone",
+       runReduceDecomposer},
       {"while-loop-simplifier", "WhileLoopSimplifier",
        "zero-trip loops -> init; reads of invariant elements after the loop "
        "-> init; unused tuple elements removed; shared bodies left alone",
@@ -236,8 +248,9 @@ std::optional<int> findGraphPass(const std::string &name) {
 // The algebraic simplifier appears as its rule groups except algsimp-dot.
 // Left out are the rewrites that only add instructions: the
 // canonicalizations XLA runs for its code generators (DotDecomposer,
-// BroadcastCanonicalizer, ...), GatherExpander's simple-gather rewrite and
-// algsimp-dot's strength reduction; the baseline is about op count.
+// BroadcastCanonicalizer, ...), GatherExpander's simple-gather and
+// ScatterExpander's simple-scatter rewrites and algsimp-dot's strength
+// reduction; the baseline is about op count.
 const std::vector<std::string> &defaultPipeline() {
   static const std::vector<std::string> pipeline = {
       "call-inliner",

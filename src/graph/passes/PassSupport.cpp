@@ -111,6 +111,32 @@ bool isKnownConstant(const Instruction *instruction) {
          isStaticArray(instruction->shape());
 }
 
+std::optional<std::vector<int64_t>>
+knownIntegerValues(const Instruction *instruction) {
+  const Shape &shape = instruction->shape();
+  ElementType type = shape.type();
+  if (!isStaticArray(shape) ||
+      !(isSignedInteger(type) || isUnsignedInteger(type)))
+    return std::nullopt;
+  const Instruction *source = instruction;
+  if (source->opcode() == Opcode::Broadcast &&
+      source->operand(0)->shape().elementCount() == 1)
+    source = source->operand(0);
+  if (!isKnownConstant(source) || source->shape().type() != type)
+    return std::nullopt;
+  const std::vector<int64_t> &values = source->literal().integers;
+  // u64 keeps its bit pattern: a negative entry is beyond int64_t.
+  if (type == ElementType::U64 &&
+      std::any_of(values.begin(), values.end(),
+                  [](int64_t value) { return value < 0; }))
+    return std::nullopt;
+  if (source == instruction)
+    return values;
+  if (values.size() != 1)
+    return std::nullopt;
+  return std::vector<int64_t>(shape.elementCount(), values.front());
+}
+
 std::vector<double> literalValues(const Literal &literal) {
   if (!literal.floats.empty())
     return literal.floats;
@@ -215,6 +241,30 @@ std::string formatIntList(const std::vector<int64_t> &values) {
     out += std::to_string(values[i]);
   }
   return out + "}";
+}
+
+std::optional<std::vector<int64_t>> intListAttribute(const Instruction &op,
+                                                     const char *key) {
+  const Attribute *attribute = op.findAttribute(key);
+  if (!attribute)
+    return std::vector<int64_t>{};
+  auto values = parseIntList(attribute->value);
+  if (!values)
+    return std::nullopt;
+  return values.takeValue();
+}
+
+std::optional<int64_t> intAttribute(const Instruction &op, const char *key,
+                                    int64_t fallback) {
+  const Attribute *attribute = op.findAttribute(key);
+  if (!attribute)
+    return fallback;
+  const char *text = attribute->value.c_str();
+  char *end = nullptr;
+  long long value = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0')
+    return std::nullopt;
+  return value;
 }
 
 std::string formatSlice(const std::vector<SliceDim> &slice) {
@@ -350,6 +400,69 @@ Instruction *addSlice(ModuleEditor &editor, Computation &computation,
   return editor.add(computation, Opcode::Slice,
                     arrayShape(operand->shape().type(), dims), {operand},
                     {{"slice", formatSlice(slice)}});
+}
+
+bool isSingleWindow(const Shape &indices, int64_t vectorDim,
+                    const std::vector<int64_t> &toOperandDims,
+                    int64_t operandRank) {
+  if (!isStaticArray(indices) ||
+      !(isSignedInteger(indices.type()) || isUnsignedInteger(indices.type())) ||
+      vectorDim < 0 || vectorDim > indices.rank())
+    return false;
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != vectorDim && indices.dim(d) != 1)
+      return false;
+  int64_t length = vectorDim < indices.rank() ? indices.dim(vectorDim) : 1;
+  if (length != static_cast<int64_t>(toOperandDims.size()))
+    return false;
+  std::vector<bool> named(operandRank, false);
+  for (int64_t d : toOperandDims) {
+    if (d < 0 || d >= operandRank || named[d])
+      return false;
+    named[d] = true;
+  }
+  return true;
+}
+
+std::vector<Instruction *>
+addWindowStarts(ModuleEditor &editor, Computation &computation,
+                Instruction *indices, int64_t vectorDim,
+                const std::vector<int64_t> &toOperandDims,
+                int64_t operandRank) {
+  const Shape &shape = indices->shape();
+  ElementType type = shape.type();
+  // Known starts become constants, as long as doubles hold them exactly.
+  auto known = knownIntegerValues(indices);
+  constexpr int64_t kExact = int64_t(1) << 53;
+  if (known && std::any_of(known->begin(), known->end(), [&](int64_t value) {
+        return value > kExact || value < -kExact;
+      }))
+    known.reset();
+  std::vector<Instruction *> starts(operandRank, nullptr);
+  for (size_t k = 0; k < toOperandDims.size(); ++k) {
+    Instruction *start = nullptr;
+    if (known) {
+      start = addScalar(editor, computation, type,
+                        static_cast<double>((*known)[k]));
+    } else {
+      start = indices;
+      if (shape.elementCount() != 1) {
+        std::vector<SliceDim> slice;
+        int64_t at = static_cast<int64_t>(k);
+        for (int64_t d = 0; d < shape.rank(); ++d)
+          slice.push_back(d == vectorDim ? SliceDim{at, at + 1, 1}
+                                         : SliceDim{0, shape.dim(d), 1});
+        start = addSlice(editor, computation, indices, slice);
+      }
+      if (start->shape().rank() != 0)
+        start = addReshape(editor, computation, start, {});
+    }
+    starts[toOperandDims[k]] = start;
+  }
+  for (Instruction *&start : starts)
+    if (!start)
+      start = addScalar(editor, computation, type, 0);
+  return starts;
 }
 
 std::optional<Opcode> binaryReducerOpcode(const Computation *computation) {

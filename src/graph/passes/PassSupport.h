@@ -34,6 +34,10 @@ std::optional<double> uniformConstantValue(const Instruction *instruction);
 bool isUniformConstant(const Instruction *instruction, double value);
 /// A constant instruction with known values (never an elided one).
 bool isKnownConstant(const Instruction *instruction);
+/// The row-major values of an integer array that is a known constant or a
+/// broadcast of a known scalar constant.
+std::optional<std::vector<int64_t>>
+knownIntegerValues(const Instruction *instruction);
 
 /// `value` as HLO literal text for `type`: `true`, `-3`, `0.5`, `-inf`, ...
 std::string formatScalar(ElementType type, double value);
@@ -45,6 +49,14 @@ std::vector<double> literalValues(const Literal &literal);
 
 /// `{1,2,3}`.
 std::string formatIntList(const std::vector<int64_t> &values);
+/// The integer list attribute `key`: empty when absent, nullopt when it
+/// does not parse.
+std::optional<std::vector<int64_t>> intListAttribute(const Instruction &op,
+                                                     const char *key);
+/// The integer attribute `key`, `fallback` when absent, nullopt when it
+/// does not parse.
+std::optional<int64_t> intAttribute(const Instruction &op, const char *key,
+                                    int64_t fallback);
 /// `{[0:2], [1:4:2]}`.
 std::string formatSlice(const std::vector<SliceDim> &slice);
 /// `0_1x2_3` (with `_interior` when non-zero).
@@ -84,6 +96,21 @@ Instruction *addSlice(ModuleEditor &editor, Computation &computation,
 /// caller of one pass run.
 Computation *scalarReducer(ModuleEditor &editor, Opcode opcode,
                            ElementType type);
+
+/// Whether a gather's or scatter's `indices` hold exactly one start vector
+/// (every dimension but `vectorDim` has size 1) whose components map
+/// through `toOperandDims` to distinct dimensions of a rank-`operandRank`
+/// operand.
+bool isSingleWindow(const Shape &indices, int64_t vectorDim,
+                    const std::vector<int64_t> &toOperandDims,
+                    int64_t operandRank);
+/// The start of that one window as a scalar per operand dimension: the
+/// index vector's components (constants when the indices are known, sliced
+/// out otherwise), zero for dimensions the vector does not name.
+std::vector<Instruction *>
+addWindowStarts(ModuleEditor &editor, Computation &computation,
+                Instruction *indices, int64_t vectorDim,
+                const std::vector<int64_t> &toOperandDims, int64_t operandRank);
 
 /// The dims of `shape` after removing dimension indices in `removed`.
 std::vector<int64_t> dimsWithout(const std::vector<int64_t> &dims,

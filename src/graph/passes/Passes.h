@@ -41,6 +41,8 @@ Result<bool> runComparisonExpander(Module &module);
 Result<bool> runRealImagExpander(Module &module);
 Result<bool> runOptimizationBarrierExpander(Module &module);
 Result<bool> runGatherExpander(Module &module);
+Result<bool> runScatterExpander(Module &module);
+Result<bool> runReduceDecomposer(Module &module);
 Result<bool> runConvertMover(Module &module);
 Result<bool> runWhileLoopSimplifier(Module &module);
 Result<bool> runWhileLoopConstantSinking(Module &module);
