@@ -164,3 +164,32 @@ TEST(PpoConfig, NegativeCoefficientsAndGradNormAreErrors) {
 }
 
 } // namespace
+
+// Each shipped ablation config is the short baseline run with one switch
+// flipped, so the arms differ in what they ablate and nothing else.
+TEST(PpoConfig, ShippedAblationsFlipOneSwitchEach) {
+  std::string dir =
+      std::string(RLOPT_TEST_DATA) + "/../../data/configs/ablations/";
+  auto base = PpoConfig::load(dir + "pointers_final_lstm.json");
+  ASSERT_TRUE(base.ok()) << base.error().message;
+  EXPECT_EQ(base->env.interchange, "pointers");
+  EXPECT_EQ(base->env.reward, linalg::RewardMode::Final);
+  EXPECT_TRUE(base->policy.producerContext);
+
+  auto enumerated = PpoConfig::load(dir + "enumerated_interchange.json");
+  auto perStep = PpoConfig::load(dir + "per_step_reward.json");
+  auto consumerOnly = PpoConfig::load(dir + "consumer_only.json");
+  ASSERT_TRUE(enumerated.ok() && perStep.ok() && consumerOnly.ok());
+  EXPECT_EQ(enumerated->env.interchange, "enumerated");
+  EXPECT_EQ(perStep->env.reward, linalg::RewardMode::PerStep);
+  EXPECT_FALSE(consumerOnly->policy.producerContext);
+
+  nlohmann::json baseJson = base->toJson();
+  auto differingKeys = [&](const PpoConfig &arm) {
+    nlohmann::json diff = nlohmann::json::diff(baseJson, arm.toJson());
+    return diff.size();
+  };
+  EXPECT_EQ(differingKeys(*enumerated), 1u);
+  EXPECT_EQ(differingKeys(*perStep), 1u);
+  EXPECT_EQ(differingKeys(*consumerOnly), 1u);
+}
