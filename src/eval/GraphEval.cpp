@@ -3,14 +3,10 @@
 #include "rlopt/eval/GraphEval.h"
 
 #include "rlopt/agent/SequenceSearch.h"
-#include "rlopt/agent/discrete/Policy.h"
-#include "rlopt/core/File.h"
-#include "rlopt/core/Progress.h"
+#include "rlopt/eval/EvalLoop.h"
+#include "rlopt/eval/ResultTable.h"
 #include "rlopt/graph/GraphPass.h"
 
-#include <chrono>
-#include <cmath>
-#include <filesystem>
 #include <sstream>
 
 namespace rlopt::eval {
@@ -48,8 +44,6 @@ json GraphSummary::toJson() const {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 Status checkAgent(const std::string &agent) {
   if (agent == "default" || agent == "greedy" || agent.rfind("policy:", 0) == 0)
     return Status::success();
@@ -71,18 +65,8 @@ runAgent(graph::GraphEnv &env, const std::string &uri,
          const GraphEvalOptions &options,
          const agent::discrete::DiscretePolicy *policy) {
   BenchmarkRef benchmark{uri};
-  if (policy) {
-    auto episode = agent::discrete::runGreedyEpisode(*policy, env, benchmark,
-                                                     options.seed);
-    if (!episode)
-      return episode.error();
-    std::vector<Action> actions;
-    for (int64_t value : episode->actions)
-      actions.push_back(Action{{value}});
-    if (episode->finalInfo.contains("error") && !actions.empty())
-      actions.pop_back();
-    return actions;
-  }
+  if (policy)
+    return policyActions(*policy, env, benchmark, options.seed);
   if (options.agent == "greedy") {
     auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
     if (!found)
@@ -114,36 +98,20 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
     return outcome;
   }
   outcome.pipeline = *pipeline;
-  auto start = Clock::now();
   if (options.agent == "default") {
     outcome.agent = *pipeline;
     outcome.passes = {"default-pipeline"};
     return outcome;
   }
-  auto actions = runAgent(env, uri, options, policy);
-  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (!actions) {
-    outcome.error = actions.error().message;
+  if (!runAndReplay(
+          env, uri, outcome,
+          [&] { return runAgent(env, uri, options, policy); },
+          [](const Action &a) {
+            return graph::graphPasses()[a.values[0]].name;
+          }))
     return outcome;
-  }
-  for (const Action &action : *actions)
-    outcome.passes.push_back(graph::graphPasses()[action.values[0]].name);
-  auto replayed = agent::replayActions(env, {uri}, *actions);
-  if (!replayed) {
-    outcome.error = "replay: " + replayed.error().message;
-    return outcome;
-  }
   outcome.agent = env.opCount();
   return outcome;
-}
-
-double geomean(const std::vector<double> &values) {
-  if (values.empty())
-    return 0;
-  double logSum = 0;
-  for (double v : values)
-    logSum += std::log(v);
-  return std::exp(logSum / static_cast<double>(values.size()));
 }
 
 } // namespace
@@ -164,86 +132,34 @@ evaluateGraphs(const std::vector<std::string> &uris,
   auto env = graph::GraphEnv::create(config);
   if (!env)
     return env.error();
-  std::optional<agent::discrete::DiscretePolicy> policy;
-  if (options.agent.rfind("policy:", 0) == 0) {
-    auto loaded = agent::discrete::DiscretePolicy::load(options.agent.substr(7),
-                                                        (*env)->spaces());
-    if (!loaded)
-      return loaded.error();
-    policy.emplace(loaded.takeValue());
-  }
-  std::vector<GraphOutcome> outcomes;
-  ProgressBar bar("graph eval " + options.agent, uris.size());
-  for (size_t i = 0; i < uris.size(); ++i) {
-    if (options.progress)
-      bar.update(i, uris[i]);
-    outcomes.push_back(
-        evaluateOne(**env, uris[i], options, policy ? &*policy : nullptr));
-  }
-  if (options.progress)
-    bar.finish();
-  return outcomes;
+  return evaluateEach("graph eval", **env, uris, options, evaluateOne);
 }
 
 GraphSummary summarizeGraphs(const std::vector<GraphOutcome> &outcomes) {
-  GraphSummary summary;
-  std::vector<double> metrics, ratios;
-  double sum = 0;
+  std::vector<OutcomeScore> scores;
   for (const auto &outcome : outcomes) {
-    if (!outcome.error.empty()) {
-      ++summary.failed;
-      continue;
-    }
-    ++summary.succeeded;
-    ratios.push_back(outcome.opCountRatio());
-    if (outcome.initial <= outcome.pipeline) {
-      ++summary.withoutPipelineGain;
-      continue;
-    }
-    double value = outcome.paperMetric();
-    sum += value;
-    summary.nonPositive += value <= 0;
-    metrics.push_back(std::max(value, 1e-3));
+    // The metric is undefined where the default pipeline removes nothing.
+    std::optional<double> metric;
+    if (outcome.initial > outcome.pipeline)
+      metric = outcome.paperMetric();
+    scores.push_back({!outcome.error.empty(), outcome.opCountRatio(), metric});
   }
-  summary.geomeanPaperMetric = geomean(metrics);
-  summary.meanPaperMetric =
-      metrics.empty() ? 0 : sum / static_cast<double>(metrics.size());
-  summary.geomeanRatio = geomean(ratios);
-  return summary;
+  ScoreSummary s = summarizeScores(scores);
+  return {s.geomeanMetric, s.meanMetric,  s.geomeanRatio, s.succeeded,
+          s.failed,        s.nonPositive, s.unscored};
 }
 
 Status writeGraphResults(const std::string &dir, const std::string &agent,
                          const std::vector<GraphOutcome> &outcomes) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return makeError(dir + ": cannot create: " + ec.message());
-  json results = json::array();
-  for (const auto &outcome : outcomes)
-    results.push_back(outcome.toJson());
-  json document = {{"kind", "graph-eval"},
-                   {"agent", agent},
-                   {"summary", summarizeGraphs(outcomes).toJson()},
-                   {"results", results}};
-  if (Status ok = writeFileAtomically(dir + "/graph-eval.json",
-                                      document.dump(2) + "\n");
-      !ok)
-    return ok;
   std::ostringstream csv;
   csv << "uri,I,D,R,metric,ratio,seconds,passes,error\n";
-  for (const auto &o : outcomes) {
-    std::string passes;
-    for (const auto &name : o.passes)
-      passes += (passes.empty() ? "" : " ") + name;
-    std::string error = o.error;
-    for (char &c : error)
-      if (c == '"' || c == '\n')
-        c = '\'';
+  for (const auto &o : outcomes)
     csv << o.uri << "," << o.initial << "," << o.pipeline << "," << o.agent
         << "," << o.paperMetric() << "," << o.opCountRatio() << "," << o.seconds
-        << ",\"" << passes << "\",\"" << error << "\"\n";
-  }
-  return writeFileAtomically(dir + "/graph-eval.csv", csv.str());
+        << "," << csvPassesAndError(o.passes, o.error) << "\n";
+  return writeResultFiles(
+      dir, "graph-eval",
+      resultsDocument(agent, summarizeGraphs(outcomes), outcomes), csv.str());
 }
 
 } // namespace rlopt::eval

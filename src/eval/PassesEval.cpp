@@ -3,14 +3,10 @@
 #include "rlopt/eval/PassesEval.h"
 
 #include "rlopt/agent/SequenceSearch.h"
-#include "rlopt/agent/discrete/Policy.h"
-#include "rlopt/core/File.h"
-#include "rlopt/core/Progress.h"
+#include "rlopt/eval/EvalLoop.h"
+#include "rlopt/eval/ResultTable.h"
 #include "rlopt/passes/PassCatalog.h"
 
-#include <chrono>
-#include <cmath>
-#include <filesystem>
 #include <sstream>
 
 namespace rlopt::eval {
@@ -49,15 +45,6 @@ json PassesSummary::toJson() const {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-std::vector<std::string> passNames(const std::vector<Action> &actions) {
-  std::vector<std::string> names;
-  for (const Action &action : actions)
-    names.push_back(passes::passActions()[action.values[0]].name);
-  return names;
-}
-
 /// Runs the agent; returns its pass list (empty for the fixed pipelines,
 /// whose count comes from the baseline).
 Result<std::vector<Action>>
@@ -66,19 +53,8 @@ runAgent(passes::PassesEnv &env, const std::string &uri,
          const agent::discrete::DiscretePolicy *policy) {
   const std::string &agent = options.agent;
   BenchmarkRef benchmark{uri};
-  if (policy) {
-    auto episode = agent::discrete::runGreedyEpisode(*policy, env, benchmark,
-                                                     options.seed);
-    if (!episode)
-      return episode.error();
-    std::vector<Action> actions;
-    for (int64_t value : episode->actions)
-      actions.push_back(Action{{value}});
-    // An action that failed ends the episode; keep only the ones that ran.
-    if (episode->finalInfo.contains("error") && !actions.empty())
-      actions.pop_back();
-    return actions;
-  }
+  if (policy)
+    return policyActions(*policy, env, benchmark, options.seed);
   if (agent.rfind("random:", 0) == 0) {
     agent::SearchBudget budget;
     budget.maxSeconds = std::stod(agent.substr(7));
@@ -137,26 +113,20 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
   outcome.icOz = *icOz;
   outcome.icO3 = *icO3;
 
-  auto start = Clock::now();
   if (options.agent == "Oz" || options.agent == "O3") {
     outcome.ic = options.agent == "Oz" ? *icOz : *icO3;
     outcome.passes = {options.agent == "Oz" ? "default<Oz>" : "default<O3>"};
     outcome.validated = true;
     return outcome;
   }
-  auto actions = runAgent(env, uri, options, policy);
-  outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  if (!actions) {
-    outcome.error = actions.error().message;
+  // The env then holds the found sequence's result, to count and check.
+  if (!runAndReplay(
+          env, uri, outcome,
+          [&] { return runAgent(env, uri, options, policy); },
+          [](const Action &a) {
+            return passes::passActions()[a.values[0]].name;
+          }))
     return outcome;
-  }
-  outcome.passes = passNames(*actions);
-  // Replay the found sequence so the env holds its result, then check it.
-  auto replayed = agent::replayActions(env, {uri}, *actions);
-  if (!replayed) {
-    outcome.error = "replay: " + replayed.error().message;
-    return outcome;
-  }
   outcome.ic = *env.metric("IrInstructionCount");
   if (options.validate) {
     passes::Validation validation = env.validate();
@@ -165,23 +135,6 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
       outcome.error = "validation: " + validation.errors.front();
   }
   return outcome;
-}
-
-/// Quotes inside a quoted CSV field become apostrophes.
-std::string csvSafe(std::string text) {
-  for (char &c : text)
-    if (c == '"' || c == '\n')
-      c = '\'';
-  return text;
-}
-
-double geomean(const std::vector<double> &values) {
-  if (values.empty())
-    return 0;
-  double logSum = 0;
-  for (double v : values)
-    logSum += std::log(v);
-  return std::exp(logSum / static_cast<double>(values.size()));
 }
 
 } // namespace
@@ -198,80 +151,32 @@ evaluatePasses(const std::vector<std::string> &uris,
   auto env = passes::PassesEnv::create(config, options.sources);
   if (!env)
     return env.error();
-  std::optional<agent::discrete::DiscretePolicy> policy;
-  if (options.agent.rfind("policy:", 0) == 0) {
-    auto loaded = agent::discrete::DiscretePolicy::load(options.agent.substr(7),
-                                                        (*env)->spaces());
-    if (!loaded)
-      return loaded.error();
-    policy.emplace(loaded.takeValue());
-  }
-  std::vector<PassesOutcome> outcomes;
-  ProgressBar bar("passes eval " + options.agent, uris.size());
-  for (size_t i = 0; i < uris.size(); ++i) {
-    if (options.progress)
-      bar.update(i, uris[i]);
-    outcomes.push_back(
-        evaluateOne(**env, uris[i], options, policy ? &*policy : nullptr));
-  }
-  if (options.progress)
-    bar.finish();
-  return outcomes;
+  return evaluateEach("passes eval", **env, uris, options, evaluateOne);
 }
 
 PassesSummary summarize(const std::vector<PassesOutcome> &outcomes) {
-  PassesSummary summary;
-  std::vector<double> leaderboards, ratios;
-  double sum = 0;
-  for (const auto &outcome : outcomes) {
-    if (!outcome.error.empty()) {
-      ++summary.failed;
-      continue;
-    }
-    ++summary.succeeded;
-    double value = outcome.leaderboard();
-    sum += value;
-    summary.nonPositive += value <= 0;
-    leaderboards.push_back(std::max(value, 1e-3));
-    ratios.push_back(outcome.ozRatio());
-  }
-  summary.geomeanLeaderboard = geomean(leaderboards);
-  summary.geomeanOzRatio = geomean(ratios);
-  summary.meanLeaderboard =
-      leaderboards.empty() ? 0 : sum / static_cast<double>(leaderboards.size());
-  return summary;
+  std::vector<OutcomeScore> scores;
+  for (const auto &outcome : outcomes)
+    scores.push_back(
+        {!outcome.error.empty(), outcome.ozRatio(), outcome.leaderboard()});
+  ScoreSummary s = summarizeScores(scores);
+  return {s.geomeanMetric, s.meanMetric, s.geomeanRatio,
+          s.succeeded,     s.failed,     s.nonPositive};
 }
 
 Status writePassesResults(const std::string &dir, const std::string &agent,
                           const std::vector<PassesOutcome> &outcomes) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return makeError(dir + ": cannot create: " + ec.message());
-  json results = json::array();
-  for (const auto &outcome : outcomes)
-    results.push_back(outcome.toJson());
-  json document = {{"kind", "passes-eval"},
-                   {"agent", agent},
-                   {"summary", summarize(outcomes).toJson()},
-                   {"results", results}};
-  if (Status ok = writeFileAtomically(dir + "/passes-eval.json",
-                                      document.dump(2) + "\n");
-      !ok)
-    return ok;
   std::ostringstream csv;
   csv << "uri,ic0,ic_oz,ic_o3,ic,leaderboard,oz_ratio,seconds,validated,"
          "passes,error\n";
-  for (const auto &o : outcomes) {
-    std::string passes;
-    for (const auto &name : o.passes)
-      passes += (passes.empty() ? "" : " ") + name;
+  for (const auto &o : outcomes)
     csv << o.uri << "," << o.ic0 << "," << o.icOz << "," << o.icO3 << ","
         << o.ic << "," << o.leaderboard() << "," << o.ozRatio() << ","
-        << o.seconds << "," << (o.validated ? 1 : 0) << ",\"" << passes
-        << "\",\"" << csvSafe(o.error) << "\"\n";
-  }
-  return writeFileAtomically(dir + "/passes-eval.csv", csv.str());
+        << o.seconds << "," << (o.validated ? 1 : 0) << ","
+        << csvPassesAndError(o.passes, o.error) << "\n";
+  return writeResultFiles(dir, "passes-eval",
+                          resultsDocument(agent, summarize(outcomes), outcomes),
+                          csv.str());
 }
 
 } // namespace rlopt::eval

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 namespace rlopt::tool {
 
@@ -65,6 +66,16 @@ long Args::getInt(const std::string &name, long fallback, long min, long max,
     return fallback;
   }
   return value;
+}
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ','))
+    if (!item.empty())
+      items.push_back(item);
+  return items;
 }
 
 int fail(const std::string &message, int code) {

@@ -37,6 +37,9 @@ private:
   std::vector<std::string> positionals;
 };
 
+/// The items of a comma-separated option value ("a,b,,c": a, b, c).
+std::vector<std::string> splitList(const std::string &text);
+
 /// Prints `rlopt: message` to stderr and returns `code`.
 int fail(const std::string &message, int code = ExitUsage);
 

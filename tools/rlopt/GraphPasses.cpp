@@ -1,8 +1,10 @@
 // rlopt graph list|run|eval|train: the graph pass-ordering environment from
 // the command line.
 #include "Args.h"
+#include "DiscreteTrain.h"
+#include "EnvOptions.h"
+#include "EvalOutput.h"
 
-#include "rlopt/agent/discrete/Trainer.h"
 #include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 #include "rlopt/eval/GraphEval.h"
@@ -11,13 +13,9 @@
 #include "rlopt/graph/Printer.h"
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <set>
-#include <sstream>
 
 namespace rlopt::tool {
 
@@ -29,41 +27,16 @@ constexpr int kFirstOption = 3;
 
 std::string graphDir() { return std::string(RLOPT_DATA_DIR) + "/hlo"; }
 
-std::vector<std::string> splitList(const std::string &text) {
-  std::vector<std::string> items;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ','))
-    if (!item.empty())
-      items.push_back(item);
-  return items;
-}
-
-/// Reads --config, --reward, --observation, --shaping, --episode-length.
-std::optional<std::string> readEnvOptions(const Args &args,
-                                          graph::GraphEnvConfig &config) {
-  if (args.has("env-config")) {
-    auto loaded = readJsonFile(args.get("env-config"));
-    if (!loaded)
-      return loaded.error().message;
-    auto parsed =
-        graph::GraphEnvConfig::fromJson(*loaded, args.get("env-config"));
-    if (!parsed)
-      return parsed.error().message;
-    config = *parsed;
-  }
+/// Reads --env-config, --reward, --episode-length, --observation, --shaping.
+std::optional<std::string> readGraphEnvOptions(const Args &args,
+                                               graph::GraphEnvConfig &config) {
+  if (auto error = readEnvOptions(args, "env-config", config))
+    return error;
   config.graphDir = graphDir();
-  if (args.has("reward"))
-    config.reward = args.get("reward");
   if (args.has("observation"))
     config.observation = args.get("observation");
   if (args.has("shaping"))
     config.shaping = true;
-  std::string error;
-  config.episodeLength = static_cast<int>(
-      args.getInt("episode-length", config.episodeLength, 1, 100000, error));
-  if (!error.empty())
-    return error;
   return std::nullopt;
 }
 
@@ -152,14 +125,12 @@ int runGraphRun(int argc, char **argv) {
     return fail("graph run: expected one graph (hlo://NAME or a file)");
   graph::GraphEnvConfig config;
   config.episodeLength = 1 << 20;
-  if (auto error = readEnvOptions(args, config))
+  if (auto error = readGraphEnvOptions(args, config))
     return fail("graph run: " + *error);
-  auto env = graph::GraphEnv::create(config);
+  const std::string uri = args.positional()[0];
+  auto env = startEpisode(graph::GraphEnv::create(config), uri);
   if (!env)
     return fail(env.error().message);
-  const std::string uri = args.positional()[0];
-  if (auto started = (*env)->tryReset(uri); !started)
-    return fail(started.error().message);
   std::vector<std::string> names = splitList(args.get("passes"));
   json steps = json::array();
   for (const auto &name : names) {
@@ -254,7 +225,7 @@ int runGraphEval(int argc, char **argv) {
   options.agent = args.get("agent");
   if (options.agent.empty())
     return fail("graph eval: --agent is required");
-  if (auto error = readEnvOptions(args, options.env))
+  if (auto error = readGraphEnvOptions(args, options.env))
     return fail("graph eval: " + *error);
   std::string error;
   options.seed = args.getInt("seed", 0, 0, 1l << 40, error);
@@ -264,33 +235,10 @@ int runGraphEval(int argc, char **argv) {
   auto outcomes = eval::evaluateGraphs(uris, options);
   if (!outcomes)
     return fail("graph eval: " + outcomes.error().message);
-  if (args.has("out"))
-    if (Status written =
-            eval::writeGraphResults(args.get("out"), options.agent, *outcomes);
-        !written)
-      return fail(written.error().message, ExitFailure);
-  if (args.has("json")) {
-    json results = json::array();
-    for (const auto &o : *outcomes)
-      results.push_back(o.toJson());
-    std::cout << json{{"agent", options.agent},
-                      {"summary", eval::summarizeGraphs(*outcomes).toJson()},
-                      {"results", results}}
-                     .dump(2)
-              << "\n";
-  } else {
-    printGraphTable(options.agent, *outcomes);
-  }
-  for (const auto &o : *outcomes)
-    if (!o.error.empty())
-      return ExitFailure;
-  return ExitOk;
+  return finishEval(args, options.agent, *outcomes, eval::summarizeGraphs,
+                    eval::writeGraphResults,
+                    [&] { printGraphTable(options.agent, *outcomes); });
 }
-
-namespace {
-std::atomic<bool> stopRequested{false};
-void requestStop(int) { stopRequested = true; }
-} // namespace
 
 int runGraphTrain(int argc, char **argv) {
   Args args({"agent", "config", "out", "split", "reward", "observation",
@@ -300,30 +248,12 @@ int runGraphTrain(int argc, char **argv) {
     return fail("graph train: " + *error);
   if (!args.has("out"))
     return fail("graph train: --out RUN is required");
-  std::string runDir = args.get("out");
-  json agentJson = json::object();
-  if (args.has("config")) {
-    auto loaded = readJsonFile(args.get("config"));
-    if (!loaded)
-      return fail(loaded.error().message);
-    agentJson = *loaded;
-  }
-  if (args.has("agent"))
-    agentJson["algorithm"] = args.get("agent");
-  std::string error;
-  if (args.has("iterations"))
-    agentJson["iterations"] = args.getInt("iterations", 0, 1, 1 << 30, error);
-  if (args.has("seed"))
-    agentJson["seed"] = args.getInt("seed", 0, 0, 1l << 40, error);
-  if (!error.empty())
-    return fail("graph train: " + error);
-  auto agentConfig = agent::discrete::AgentConfig::fromJson(
-      agentJson, args.has("config") ? args.get("config") : "--agent");
+  auto agentConfig = readAgentConfig(args, "graph train");
   if (!agentConfig)
     return fail(agentConfig.error().message);
 
   graph::GraphEnvConfig envConfig;
-  if (auto envError = readEnvOptions(args, envConfig))
+  if (auto envError = readGraphEnvOptions(args, envConfig))
     return fail("graph train: " + *envError);
   auto env = graph::GraphEnv::create(envConfig);
   if (!env)
@@ -332,49 +262,14 @@ int runGraphTrain(int argc, char **argv) {
   auto uris = splitUris(split);
   if (!uris)
     return fail(uris.error().message);
-  std::vector<BenchmarkRef> benchmarks;
-  for (const auto &uri : *uris)
-    benchmarks.push_back({uri});
 
-  // The environment settings live beside the agent config; a resumed run
-  // must use the same ones.
   json envJson = envConfig.toJson();
   envJson["split"] = split;
-  std::string envPath = runDir + "/env.json";
-  if (args.has("resume") && std::filesystem::exists(envPath)) {
-    auto saved = readJsonFile(envPath);
-    if (!saved)
-      return fail(saved.error().message);
-    if (*saved != envJson)
-      return fail(envPath + ": the run was trained with " + saved->dump() +
-                  ", not " + envJson.dump());
-  } else {
-    std::error_code ec;
-    std::filesystem::create_directories(runDir, ec);
-    if (ec)
-      return fail(runDir + ": cannot create: " + ec.message(), ExitFailure);
-    if (Status ok = writeFileAtomically(envPath, envJson.dump(2) + "\n"); !ok)
-      return fail(ok.error().message, ExitFailure);
-  }
-
-  std::signal(SIGINT, requestStop);
-  std::signal(SIGTERM, requestStop);
-  agent::discrete::TrainOptions options;
-  options.resume = args.has("resume");
-  options.stopRequested = &stopRequested;
-  options.showProgress = true;
-  std::fprintf(stderr, "graph train: %s on %zu graphs (%s split)%s\n",
-               agentConfig->algorithm().c_str(), benchmarks.size(),
-               split.c_str(), envConfig.shaping ? ", FLOP shaping" : "");
-  Status trained =
-      agent::discrete::train(*agentConfig, **env, benchmarks, runDir, options);
-  if (!trained)
-    return fail(trained.error().message, ExitFailure);
-  std::fprintf(stderr, "graph train: %s; policy in %s/policy.pt\n",
-               stopRequested ? "stopped; checkpoint saved (--resume continues)"
-                             : "done",
-               runDir.c_str());
-  return ExitOk;
+  return trainDiscreteAgent(
+      "graph train", args, *agentConfig, **env, *uris, envJson, ExitFailure,
+      "graph train: " + agentConfig->algorithm() + " on " +
+          std::to_string(uris->size()) + " graphs (" + split + " split)" +
+          (envConfig.shaping ? ", FLOP shaping" : ""));
 }
 
 } // namespace rlopt::tool

@@ -1,10 +1,11 @@
 // rlopt passes list|run|search|eval|train: the LLVM pass-ordering
 // environment from the command line.
 #include "Args.h"
+#include "EnvOptions.h"
+#include "EvalOutput.h"
 
 #include "rlopt/agent/SequenceSearch.h"
 #include "rlopt/core/File.h"
-#include "rlopt/core/Json.h"
 #include "rlopt/eval/PassesEval.h"
 #include "rlopt/passes/Features.h"
 #include "rlopt/passes/PassCatalog.h"
@@ -14,7 +15,6 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <sstream>
 
 namespace rlopt::tool {
 
@@ -28,39 +28,6 @@ passes::BenchmarkSources defaultSources() {
   passes::BenchmarkSources sources;
   sources.dataDir = RLOPT_DATA_DIR;
   return sources;
-}
-
-std::vector<std::string> splitList(const std::string &text) {
-  std::vector<std::string> items;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ','))
-    if (!item.empty())
-      items.push_back(item);
-  return items;
-}
-
-/// Reads --reward, --observation and --episode-length into an env config.
-std::optional<std::string> readEnvOptions(const Args &args,
-                                          passes::PassesEnvConfig &config) {
-  if (args.has("config")) {
-    auto loaded = readJsonFile(args.get("config"));
-    if (!loaded)
-      return loaded.error().message;
-    auto parsed =
-        passes::PassesEnvConfig::fromJson(*loaded, args.get("config"));
-    if (!parsed)
-      return parsed.error().message;
-    config = *parsed;
-  }
-  if (args.has("reward"))
-    config.reward = args.get("reward");
-  std::string error;
-  config.episodeLength = static_cast<int>(
-      args.getInt("episode-length", config.episodeLength, 1, 100000, error));
-  if (!error.empty())
-    return error;
-  return std::nullopt;
 }
 
 int runList(int argc, char **argv) {
@@ -108,14 +75,13 @@ int runRun(int argc, char **argv) {
     return fail("passes run: expected one benchmark URI or file");
   passes::PassesEnvConfig config;
   config.episodeLength = 1 << 20;
-  if (auto error = readEnvOptions(args, config))
+  if (auto error = readEnvOptions(args, "config", config))
     return fail("passes run: " + *error);
-  auto env = passes::PassesEnv::create(config, defaultSources());
+  const std::string uri = args.positional()[0];
+  auto env =
+      startEpisode(passes::PassesEnv::create(config, defaultSources()), uri);
   if (!env)
     return fail(env.error().message);
-  const std::string uri = args.positional()[0];
-  if (auto started = (*env)->tryReset(uri); !started)
-    return fail(started.error().message);
 
   std::vector<std::string> names = splitList(args.get("passes"));
   std::vector<int> indices;
@@ -218,8 +184,10 @@ std::vector<std::string> suiteUris(const Args &args, std::string &error) {
   return uris;
 }
 
+/// The results table; `listPasses` (search) adds each benchmark's passes.
 void printTable(const std::string &agent,
-                const std::vector<eval::PassesOutcome> &outcomes) {
+                const std::vector<eval::PassesOutcome> &outcomes,
+                bool listPasses) {
   std::printf("agent: %s\n", agent.c_str());
   std::printf("%-40s %7s %7s %7s %7s %11s %8s\n", "benchmark", "IC0", "IC_Oz",
               "IC_O3", "IC", "(IC0-IC)/", "IC_Oz/IC");
@@ -239,6 +207,14 @@ void printTable(const std::string &agent,
               summary.geomeanLeaderboard, summary.meanLeaderboard,
               summary.nonPositive, summary.geomeanOzRatio, summary.succeeded,
               summary.failed);
+  if (!listPasses)
+    return;
+  for (const auto &o : outcomes) {
+    std::string passes;
+    for (const auto &p : o.passes)
+      passes += (passes.empty() ? "" : ",") + p;
+    std::printf("%s passes: %s\n", o.uri.c_str(), passes.c_str());
+  }
 }
 
 int runEvalOrSearch(int argc, char **argv, bool search) {
@@ -258,7 +234,7 @@ int runEvalOrSearch(int argc, char **argv, bool search) {
     return fail(name + ": --agent is required");
   options.sources = defaultSources();
   options.seed = args.getInt("seed", 0, 0, 1l << 40, error);
-  if (auto envError = readEnvOptions(args, options.env))
+  if (auto envError = readEnvOptions(args, "config", options.env))
     return fail(name + ": " + *envError);
   if (!error.empty())
     return fail(name + ": " + error);
@@ -270,34 +246,9 @@ int runEvalOrSearch(int argc, char **argv, bool search) {
   auto outcomes = eval::evaluatePasses(uris, options);
   if (!outcomes)
     return fail(name + ": " + outcomes.error().message);
-  if (args.has("out"))
-    if (Status written =
-            eval::writePassesResults(args.get("out"), options.agent, *outcomes);
-        !written)
-      return fail(written.error().message, ExitFailure);
-  if (args.has("json")) {
-    json results = json::array();
-    for (const auto &o : *outcomes)
-      results.push_back(o.toJson());
-    std::cout << json{{"agent", options.agent},
-                      {"summary", eval::summarize(*outcomes).toJson()},
-                      {"results", results}}
-                     .dump(2)
-              << "\n";
-  } else {
-    printTable(options.agent, *outcomes);
-    if (search)
-      for (const auto &o : *outcomes) {
-        std::string passes;
-        for (const auto &p : o.passes)
-          passes += (passes.empty() ? "" : ",") + p;
-        std::printf("%s passes: %s\n", o.uri.c_str(), passes.c_str());
-      }
-  }
-  for (const auto &o : *outcomes)
-    if (!o.error.empty())
-      return ExitFailure;
-  return ExitOk;
+  return finishEval(args, options.agent, *outcomes, eval::summarize,
+                    eval::writePassesResults,
+                    [&] { printTable(options.agent, *outcomes, search); });
 }
 
 } // namespace

@@ -1,0 +1,85 @@
+#ifndef RLOPT_EVAL_EVALLOOP_H
+#define RLOPT_EVAL_EVALLOOP_H
+
+#include "rlopt/agent/SequenceSearch.h"
+#include "rlopt/agent/discrete/Policy.h"
+#include "rlopt/core/Env.h"
+#include "rlopt/core/Progress.h"
+#include "rlopt/core/Result.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+// The agent loop shared by the pass-ordering evaluations (`rlopt passes
+// eval`, `rlopt graph eval`).
+
+namespace rlopt::eval {
+
+/// The trained policy of a `policy:PATH` agent, for an env with `spaces`;
+/// null for any other agent.
+Result<std::unique_ptr<agent::discrete::DiscretePolicy>>
+loadPolicyAgent(const std::string &agent, const Spaces &spaces);
+
+/// The actions `policy` takes greedily on `benchmark`. An action that failed
+/// ends the episode; only the ones that ran are kept.
+Result<std::vector<Action>>
+policyActions(const agent::discrete::DiscretePolicy &policy, Env &env,
+              const BenchmarkRef &benchmark, uint64_t seed);
+
+/// Runs an agent with `run` (timed into `outcome.seconds`), names the actions
+/// it chose into `outcome.passes`, then replays them from the start of `uri`
+/// so `env` holds their result. False, with `outcome.error` set, when the
+/// agent or the replay failed.
+template <typename Outcome, typename RunFn, typename NameFn>
+bool runAndReplay(Env &env, const std::string &uri, Outcome &outcome, RunFn run,
+                  NameFn actionName) {
+  auto start = std::chrono::steady_clock::now();
+  Result<std::vector<Action>> actions = run();
+  outcome.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (!actions) {
+    outcome.error = actions.error().message;
+    return false;
+  }
+  for (const Action &action : *actions)
+    outcome.passes.push_back(actionName(action));
+  auto replayed = agent::replayActions(env, {uri}, *actions);
+  if (!replayed) {
+    outcome.error = "replay: " + replayed.error().message;
+    return false;
+  }
+  return true;
+}
+
+/// `evaluateOne(env, uri, options, policy)` for each URI in turn, where
+/// `policy` is that of a `policy:PATH` agent (`options.agent`) and null for
+/// other agents. A progress bar titled "TITLE AGENT" goes to stderr when
+/// `options.progress`.
+template <typename Outcome, typename EnvT, typename Options>
+Result<std::vector<Outcome>>
+evaluateEach(const std::string &title, EnvT &env,
+             const std::vector<std::string> &uris, const Options &options,
+             Outcome (*evaluateOne)(EnvT &, const std::string &,
+                                    const Options &,
+                                    const agent::discrete::DiscretePolicy *)) {
+  auto policy = loadPolicyAgent(options.agent, env.spaces());
+  if (!policy)
+    return policy.error();
+  std::vector<Outcome> outcomes;
+  ProgressBar bar(title + " " + options.agent, uris.size());
+  for (size_t i = 0; i < uris.size(); ++i) {
+    if (options.progress)
+      bar.update(i, uris[i]);
+    outcomes.push_back(evaluateOne(env, uris[i], options, policy->get()));
+  }
+  if (options.progress)
+    bar.finish();
+  return outcomes;
+}
+
+} // namespace rlopt::eval
+
+#endif

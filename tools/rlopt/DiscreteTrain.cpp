@@ -1,0 +1,97 @@
+// What `rlopt passes train` and `rlopt graph train` share.
+#include "DiscreteTrain.h"
+
+#include "rlopt/core/File.h"
+#include "rlopt/core/Json.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+
+namespace rlopt::tool {
+
+namespace {
+
+std::atomic<bool> stopRequested{false};
+void requestStop(int) { stopRequested = true; }
+
+/// The env settings a run was trained with live beside its agent config; a
+/// resumed run must use the same ones. Returns an exit code.
+int writeOrCheckEnvJson(const std::string &runDir,
+                        const nlohmann::json &envJson, bool resume,
+                        int writeFailure) {
+  std::string path = runDir + "/env.json";
+  if (resume && std::filesystem::exists(path)) {
+    auto saved = readJsonFile(path);
+    if (!saved)
+      return fail(saved.error().message);
+    if (*saved != envJson)
+      return fail(path + ": the run was trained with " + saved->dump() +
+                  ", not " + envJson.dump());
+    return ExitOk;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(runDir, ec);
+  if (ec)
+    return fail(runDir + ": cannot create: " + ec.message(), writeFailure);
+  if (Status ok = writeFileAtomically(path, envJson.dump(2) + "\n"); !ok)
+    return fail(ok.error().message, writeFailure);
+  return ExitOk;
+}
+
+} // namespace
+
+Result<agent::discrete::AgentConfig>
+readAgentConfig(const Args &args, const std::string &command) {
+  nlohmann::json agentJson = nlohmann::json::object();
+  if (args.has("config")) {
+    auto loaded = readJsonFile(args.get("config"));
+    if (!loaded)
+      return loaded.error();
+    agentJson = *loaded;
+  }
+  if (args.has("agent"))
+    agentJson["algorithm"] = args.get("agent");
+  std::string error;
+  if (args.has("iterations"))
+    agentJson["iterations"] = args.getInt("iterations", 0, 1, 1 << 30, error);
+  if (args.has("seed"))
+    agentJson["seed"] = args.getInt("seed", 0, 0, 1l << 40, error);
+  if (!error.empty())
+    return makeError(command + ": " + error);
+  return agent::discrete::AgentConfig::fromJson(
+      agentJson, args.has("config") ? args.get("config") : "--agent");
+}
+
+int trainDiscreteAgent(const std::string &command, const Args &args,
+                       const agent::discrete::AgentConfig &config, Env &env,
+                       const std::vector<std::string> &uris,
+                       const nlohmann::json &envJson, int envWriteFailure,
+                       const std::string &headline) {
+  std::string runDir = args.get("out");
+  bool resume = args.has("resume");
+  if (int code = writeOrCheckEnvJson(runDir, envJson, resume, envWriteFailure))
+    return code;
+  std::vector<BenchmarkRef> benchmarks;
+  for (const auto &uri : uris)
+    benchmarks.push_back({uri});
+  std::signal(SIGINT, requestStop);
+  std::signal(SIGTERM, requestStop);
+  agent::discrete::TrainOptions options;
+  options.resume = resume;
+  options.stopRequested = &stopRequested;
+  options.showProgress = true;
+  std::fprintf(stderr, "%s\n", headline.c_str());
+  Status trained =
+      agent::discrete::train(config, env, benchmarks, runDir, options);
+  if (!trained)
+    return fail(trained.error().message, ExitFailure);
+  std::fprintf(stderr, "%s: %s; policy in %s/policy.pt\n", command.c_str(),
+               stopRequested ? "stopped; checkpoint saved (--resume continues)"
+                             : "done",
+               runDir.c_str());
+  return ExitOk;
+}
+
+} // namespace rlopt::tool
