@@ -64,7 +64,9 @@ inline ActionLayout ActionLayout::fromJson(const nlohmann::json &json) {
   l.parallelizeType = json.value("parallelize_type", 0);
   l.fuseType = json.value("fuse_type", 0);
   l.interchangeType = json.value("interchange_type", 0);
-  l.interchangeChoices = json.value("interchange_choices", 0);
+  // Layouts written before the enumerated ablation have no such key: their
+  // interchange head picked among the loop levels.
+  l.interchangeChoices = json.value("interchange_choices", l.maxLoops);
   l.enumeratedInterchange = json.value("enumerated_interchange", false);
   return l;
 }
