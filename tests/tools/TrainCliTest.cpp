@@ -91,6 +91,10 @@ TEST_F(TrainCliTest, KilledRunResumesWithEveryIterationOnce) {
   ASSERT_GE(before, 2u);
   ASSERT_LT(before, 6u);
 
+  // What a kill in the middle of saving leaves, whether or not this kill
+  // hit one: a temporary named after a process that is gone.
+  writeFile((run / "checkpoint.pt.tmp.999999999").string(), "partial");
+
   args.push_back("--resume");
   RunResult resumed = runRlopt(args, scratch.path());
   ASSERT_EQ(resumed.exitCode, 0) << resumed.err;

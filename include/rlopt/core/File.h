@@ -11,6 +11,14 @@ namespace rlopt {
 /// run never leaves a half-written file.
 Status writeFileAtomically(const std::string &path, const std::string &text);
 
+/// The temporary file this process writes before renaming it to `path`:
+/// `path.tmp.<pid>`.
+std::string temporaryPathFor(const std::string &path);
+
+/// Removes the temporary files of `path` left by processes that are gone (a
+/// run killed while saving); those of live processes are kept.
+void removeLeftoverTemporaries(const std::string &path);
+
 } // namespace rlopt
 
 #endif

@@ -1,8 +1,9 @@
 #include "PolicyImpl.h"
 
+#include "rlopt/core/File.h"
+
 #include <algorithm>
 #include <cstdio>
-#include <unistd.h>
 
 namespace rlopt::agent::discrete {
 
@@ -65,7 +66,7 @@ Status DiscretePolicy::save(const std::string &path) const {
   archive.write("meta", c10::IValue(meta.dump()));
   for (const auto &item : state->net->named_parameters())
     archive.write("net." + item.key(), item.value());
-  std::string temporary = path + ".tmp." + std::to_string(getpid());
+  std::string temporary = temporaryPathFor(path);
   try {
     archive.save_to(temporary);
   } catch (const c10::Error &) {

@@ -83,6 +83,10 @@ TrainingRun::open(const std::string &runDir, RunSettings settings,
   run->options = options;
   std::string metricsPath = runDir + "/metrics.jsonl";
   std::string path = run->checkpointPath();
+  // A run killed while saving left its temporary files behind.
+  for (const std::string &saved :
+       {path, runDir + "/policy.pt", metricsPath, runDir + "/config.json"})
+    removeLeftoverTemporaries(saved);
 
   if (options.resume && fs::exists(path)) {
     run->resumedArchive.emplace();
@@ -190,7 +194,7 @@ Status TrainingRun::saveCheckpoint(int iteration,
       {"state", state}};
   archive.write("meta", c10::IValue(meta.dump()));
   std::string path = checkpointPath();
-  std::string temporary = path + ".tmp." + std::to_string(getpid());
+  std::string temporary = temporaryPathFor(path);
   try {
     archive.save_to(temporary);
   } catch (const c10::Error &) {

@@ -1,9 +1,9 @@
 #include "rlopt/agent/linalg/LinalgPolicy.h"
 
+#include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 
 #include <cstdio>
-#include <unistd.h>
 
 namespace rlopt::agent {
 
@@ -182,7 +182,7 @@ Status LinalgPolicy::save(const std::string &path,
     archive.write("actor." + item.key(), item.value());
   for (const auto &item : critic->named_parameters())
     archive.write("critic." + item.key(), item.value());
-  std::string temporary = path + ".tmp." + std::to_string(getpid());
+  std::string temporary = temporaryPathFor(path);
   try {
     archive.save_to(temporary);
   } catch (const c10::Error &) {

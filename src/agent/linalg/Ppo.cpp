@@ -5,6 +5,7 @@
 
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/Batch.h"
+#include "rlopt/core/File.h"
 #include "rlopt/linalg/LinalgEnv.h"
 
 #include <chrono>
@@ -195,6 +196,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   std::string optimizerPath = options.runDir + "/optimizer.pt";
   std::string metricsPath = options.runDir + "/metrics.jsonl";
   std::string episodesPath = options.runDir + "/episodes.jsonl";
+  // A run killed while saving left its temporary files behind.
+  for (const std::string &path :
+       {checkpointPath, optimizerPath, options.runDir + "/policy.pt"})
+    removeLeftoverTemporaries(path);
   int firstIteration = 1;
   if (options.resume && fs::exists(checkpointPath)) {
     nlohmann::json extra;
@@ -370,7 +375,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         iteration == config.iterations || stopping) {
       // Optimizer first, policy last: the policy checkpoint names the
       // iteration a resumed run continues after.
-      std::string tmp = optimizerPath + ".tmp";
+      std::string tmp = temporaryPathFor(optimizerPath);
       torch::save(optimizer, tmp);
       fs::rename(tmp, optimizerPath, ec);
       if (Status s = policy.save(checkpointPath, {{"iteration", iteration}});
