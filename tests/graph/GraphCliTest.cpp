@@ -1,9 +1,11 @@
-// `rlopt graph inspect`: what a user sees, in text and JSON, and how bad
-// input is reported.
+// `rlopt graph inspect`, `train` and `eval`: what a user sees, in text and
+// JSON, and how bad input is reported.
 #include "../tools/ToolTestUtil.h"
 #include "GraphTestUtil.h"
 
 #include <nlohmann/json.hpp>
+
+#include <fstream>
 
 using rlopt::graph::testing::fixture;
 using rlopt::tool::testing::runRlopt;
@@ -64,4 +66,36 @@ TEST(GraphCli, BadInputIsOneLineAndExitCode2) {
                      scratch.path())
                 .exitCode,
             2);
+}
+
+TEST(GraphCli, PolicyIsEvaluatedInTheEnvItWasTrainedIn) {
+  ScratchDir scratch;
+  std::string config = (scratch.path() / "ppo.json").string();
+  std::ofstream(config) << R"({"algorithm": "ppo", "steps_per_iteration": 16,
+      "minibatch_size": 8, "epochs": 1, "iterations": 1,
+      "network": {"hidden": [8]}})";
+  std::string run = (scratch.path() / "run").string();
+  auto trained = runRlopt({"graph", "train", "--config", config, "--split",
+                           "test", "--observation", "OpCountCost",
+                           "--episode-length", "4", "--out", run},
+                          scratch.path());
+  ASSERT_EQ(trained.exitCode, 0) << trained.err;
+
+  // The observation with costs comes from the run's env.json.
+  std::string graph = "hlo://torch_xla_neuron/gpt2_tp-1_n_layer-1";
+  std::string agent = "policy:" + run + "/policy.pt";
+  auto evaluated = runRlopt({"graph", "eval", "--agent", agent, graph, "--out",
+                             (scratch.path() / "eval").string()},
+                            scratch.path());
+  ASSERT_EQ(evaluated.exitCode, 0) << evaluated.err;
+  EXPECT_NE(evaluated.out.find(graph), std::string::npos) << evaluated.out;
+
+  // An explicit option still wins, and a mismatch is one clear line.
+  auto mismatched =
+      runRlopt({"graph", "eval", "--agent", agent, graph, "--observation",
+                "OpCount", "--out", (scratch.path() / "eval2").string()},
+               scratch.path());
+  EXPECT_EQ(mismatched.exitCode, 2);
+  EXPECT_NE(mismatched.err.find("trained on 138 features"), std::string::npos)
+      << mismatched.err;
 }

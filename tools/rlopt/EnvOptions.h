@@ -5,25 +5,48 @@
 
 #include "rlopt/core/Json.h"
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace rlopt::tool {
 
+/// The env settings file that applies when option `fileOption` is not
+/// given: the `env.json` a training run wrote beside the policy of
+/// `--agent policy:RUN/policy.pt`, if there is one, so a policy is evaluated
+/// in the env it was trained in. Empty when none applies.
+inline std::string envSettingsFile(const Args &args,
+                                   const std::string &fileOption) {
+  if (fileOption.empty())
+    return "";
+  if (args.has(fileOption))
+    return args.get(fileOption);
+  std::string agent = args.get("agent");
+  if (agent.rfind("policy:", 0) != 0)
+    return "";
+  std::filesystem::path runEnv =
+      std::filesystem::path(agent.substr(7)).parent_path() / "env.json";
+  std::error_code ec;
+  return std::filesystem::is_regular_file(runEnv, ec) ? runEnv.string() : "";
+}
+
 /// Reads the env options the pass-ordering commands share into `config`: the
-/// JSON config file named by option `fileOption` (none when empty), then
-/// --reward and --episode-length (at most `maxEpisodeLength`) over it.
-/// Returns a one-line message on error.
+/// JSON config file named by option `fileOption` (none when empty; see
+/// envSettingsFile), then --reward and --episode-length (at most
+/// `maxEpisodeLength`) over it. Returns a one-line message on error.
 template <typename Config>
 std::optional<std::string>
 readEnvOptions(const Args &args, const std::string &fileOption, Config &config,
                long maxEpisodeLength = 100000) {
-  if (!fileOption.empty() && args.has(fileOption)) {
-    auto loaded = readJsonFile(args.get(fileOption));
+  if (std::string file = envSettingsFile(args, fileOption); !file.empty()) {
+    auto loaded = readJsonFile(file);
     if (!loaded)
       return loaded.error().message;
-    auto parsed = Config::fromJson(*loaded, args.get(fileOption));
+    // A run's env.json also records the split it trained on.
+    if (!args.has(fileOption))
+      loaded->erase("split");
+    auto parsed = Config::fromJson(*loaded, file);
     if (!parsed)
       return parsed.error().message;
     config = *parsed;
