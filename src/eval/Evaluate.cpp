@@ -187,9 +187,9 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   }
 }
 
-std::vector<BenchmarkResult>
+Result<std::vector<BenchmarkResult>>
 evaluate(const std::vector<EvalBenchmark> &benchmarks,
-         const EvalOptions &options,
+         const EvalOptions &options, const std::function<void()> &onReady,
          const std::function<void(size_t, const BenchmarkResult &)> &onDone) {
   std::vector<BenchmarkResult> results;
   // The policy's environment process forks before LibTorch starts.
@@ -208,12 +208,15 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
       auto policy = agent::LinalgPolicy::load(
           options.agent.policyPath,
           linalg::LinalgEnv(envConfig).actionLayout());
-      if (policy)
-        policyAgent.policy = std::move(*policy);
-      else
-        agentError = policy.error().message;
+      if (!policy) {
+        policyAgent.server->close();
+        return policy.error();
+      }
+      policyAgent.policy = std::move(*policy);
     }
   }
+  if (onReady)
+    onReady();
   auto context = linalg::createContext();
   std::unique_ptr<measure::Cache> cache;
   auto opened = measure::Cache::openOrDefault(options.env.cachePath);

@@ -181,6 +181,42 @@ TEST_F(EvalCliTest, BadInvocationsAreUsageErrors) {
   EXPECT_FALSE(fs::exists(out)) << "a failed eval writes no results";
 }
 
+/// A policy is evaluated with the action settings it was trained with (here
+/// enumerated interchange), read from the run config beside it.
+TEST_F(EvalCliTest, PolicyRunsWithTheActionsItWasTrainedWith) {
+  nlohmann::json config = tinyTrainConfig(1, 1, scratch / "train.sqlite");
+  config["env"]["interchange"] = "enumerated";
+  writeFile(scratch / "enumerated.json", config.dump(2));
+  fs::path run = scratch / "run";
+  RunResult train =
+      runRlopt({"train", "--config", (scratch / "enumerated.json").string(),
+                "--suite", suite.string(), "--out", run.string()},
+               scratch.path());
+  ASSERT_EQ(train.exitCode, 0) << train.err;
+
+  std::string agent = "policy:" + (run / "policy.pt").string();
+  fs::path out = scratch / "policy";
+  RunResult evaluated =
+      runRlopt({"eval", "--suite", suite.string(), "--agent", agent, "--out",
+                out.string(), "--db", (scratch / "m.sqlite").string()},
+               scratch.path());
+  ASSERT_EQ(evaluated.exitCode, 0) << evaluated.err << evaluated.out;
+  expectResults(out);
+
+  // An explicit env config is taken as given: pointer interchange does not
+  // fit the policy's heads, a usage error before anything is measured.
+  fs::path mismatched = scratch / "mismatched";
+  RunResult explicitConfig = eval({"--suite", suite.string(), "--agent", agent,
+                                   "--out", mismatched.string()});
+  EXPECT_EQ(explicitConfig.exitCode, 2) << explicitConfig.out;
+  EXPECT_NE(explicitConfig.err.find("layout"), std::string::npos)
+      << explicitConfig.err;
+  EXPECT_EQ(
+      std::count(explicitConfig.err.begin(), explicitConfig.err.end(), '\n'), 1)
+      << explicitConfig.err;
+  EXPECT_FALSE(fs::exists(mismatched)) << "a failed eval writes no results";
+}
+
 /// The LibTorch baseline runs on the same inputs, is checked against the
 /// naive outputs and is timed in the same rounds; classes it does not cover
 /// are reported, not guessed.

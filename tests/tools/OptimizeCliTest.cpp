@@ -135,8 +135,9 @@ TEST_F(OptimizeCliTest, BadPolicyIsAUsageError) {
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1)
         << "not one line: " << run.err;
   }
-  // A policy trained for another environment layout (max_loops 6) is
-  // refused with the file named.
+  // A policy trained for another environment layout (max_loops 6) runs
+  // with the settings of the run config beside it; moved away from it, it
+  // is refused with the file named.
   nlohmann::json config = tinyTrainConfig(1, 1, scratch / "cache.sqlite");
   config["env"]["max_loops"] = 6;
   writeFile(scratch / "loops6.json", config.dump(2));
@@ -146,7 +147,12 @@ TEST_F(OptimizeCliTest, BadPolicyIsAUsageError) {
        (scratch / "suite").string(), "--out", (scratch / "loops6").string()},
       scratch.path());
   ASSERT_EQ(train.exitCode, 0) << train.err;
-  std::string loops6 = (scratch / "loops6" / "policy.pt").string();
+  RunResult inRun =
+      optimize({input, "--policy", (scratch / "loops6" / "policy.pt").string(),
+                "--json"});
+  EXPECT_EQ(inRun.exitCode, 0) << inRun.err;
+  std::string loops6 = (scratch / "loops6.pt").string();
+  fs::copy_file(scratch / "loops6" / "policy.pt", loops6);
   RunResult other = optimize({input, "--policy", loops6, "--json"});
   EXPECT_EQ(other.exitCode, 2) << other.err;
   EXPECT_EQ(other.out, "");

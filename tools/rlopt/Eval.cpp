@@ -2,6 +2,7 @@
 //            [--db PATH] [--config C] [--seed S] [--baselines torch,onednn]
 #include "Args.h"
 
+#include "rlopt/agent/linalg/TrainedEnv.h"
 #include "rlopt/core/Progress.h"
 #include "rlopt/data/Suite.h"
 #include "rlopt/eval/Evaluate.h"
@@ -50,6 +51,13 @@ int runEval(int argc, char **argv) {
     if (!config)
       return fail(config.error().message);
     options.env = *config;
+  } else if (options.agent.kind == eval::AgentSpec::Kind::Policy) {
+    // A policy runs with the action settings it was trained with.
+    auto trained =
+        agent::withTrainedActions(options.agent.policyPath, options.env);
+    if (!trained)
+      return fail("eval: " + trained.error().message);
+    options.env = *trained;
   }
   options.env.measure.threads = threads;
   if (args.has("db"))
@@ -90,12 +98,15 @@ int runEval(int argc, char **argv) {
 
   options.peakGflops = measure::measureFp32Peak().gflops;
   ProgressBar progress("eval " + options.agent.name(), benchmarks.size());
-  progress.update(0, "");
-  auto results = eval::evaluate(benchmarks, options,
-                                [&](size_t i, const eval::BenchmarkResult &r) {
-                                  progress.update(i + 1, r.benchmark.name);
-                                });
+  auto evaluated = eval::evaluate(
+      benchmarks, options, [&] { progress.update(0, ""); },
+      [&](size_t i, const eval::BenchmarkResult &r) {
+        progress.update(i + 1, r.benchmark.name);
+      });
+  if (!evaluated)
+    return fail("eval: " + evaluated.error().message);
   progress.finish();
+  std::vector<eval::BenchmarkResult> &results = *evaluated;
 
   nlohmann::json meta = {{"suite", args.get("suite")},
                          {"split", split},

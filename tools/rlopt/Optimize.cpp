@@ -8,6 +8,7 @@
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/LinalgPolicy.h"
 #include "rlopt/agent/linalg/PolicyRunner.h"
+#include "rlopt/agent/linalg/TrainedEnv.h"
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/LinalgEnv.h"
@@ -42,6 +43,11 @@ int runOptimize(int argc, char **argv) {
   envConfig.measure.threads = threads;
   if (args.has("db"))
     envConfig.cachePath = args.get("db");
+  // The policy runs with the action settings it was trained with.
+  auto trained = agent::withTrainedActions(policyPath, envConfig);
+  if (!trained)
+    return fail("optimize: " + trained.error().message);
+  envConfig = *trained;
   auto server = agent::EnvServer::spawn([envConfig] {
     return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
   });

@@ -59,10 +59,13 @@ struct EvalOptions {
   uint64_t seed = 0;
 };
 
-/// Evaluates every benchmark; `onDone` is called after each one.
-std::vector<BenchmarkResult>
+/// Evaluates every benchmark; `onReady` is called once the agent is set up,
+/// `onDone` after each benchmark. An agent that cannot be set up (a policy
+/// file that does not load or does not fit the environment) is an error.
+Result<std::vector<BenchmarkResult>>
 evaluate(const std::vector<EvalBenchmark> &benchmarks,
          const EvalOptions &options,
+         const std::function<void()> &onReady = nullptr,
          const std::function<void(size_t, const BenchmarkResult &)> &onDone =
              nullptr);
 
