@@ -175,4 +175,14 @@ TEST_F(OptimizeCliTest, BadPolicyIsAUsageError) {
   EXPECT_NE(run.err.find(nowhere), std::string::npos) << run.err;
 }
 
+/// Without --policy the shipped policy (data/policies/default.pt) runs: it
+/// loads against today's environment and gives a correct schedule.
+TEST_F(OptimizeCliTest, ShippedPolicyIsTheDefault) {
+  RunResult run = optimize({fixturePath("matmul"), "--json"});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  nlohmann::json json = parseJson(run);
+  EXPECT_EQ(json.value("correct", false), true) << run.out;
+  EXPECT_GT(json.value("speedup", 0.0), 0) << run.out;
+}
+
 } // namespace
