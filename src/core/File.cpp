@@ -1,12 +1,14 @@
 #include "rlopt/core/File.h"
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+#include <vector>
 
 namespace rlopt {
 
@@ -20,18 +22,25 @@ void removeLeftoverTemporaries(const std::string &path) {
   fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
   std::string prefix = target.filename().string() + ".tmp.";
   std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
+  std::vector<fs::path> leftovers;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::string name = it->path().filename().string();
     if (name.compare(0, prefix.size(), prefix) != 0)
       continue;
-    char *end = nullptr;
-    long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-    if (pid <= 0 || *end != '\0')
+    char *rest = nullptr;
+    long pid = std::strtol(name.c_str() + prefix.size(), &rest, 10);
+    if (pid <= 0 || pid > INT_MAX || *rest != '\0')
       continue;
-    bool gone = kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+    // This process has written nothing yet: a file with its pid is from an
+    // earlier process that had the same pid.
+    bool gone = pid == getpid() ||
+                (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
     if (gone)
-      fs::remove(entry.path(), ec);
+      leftovers.push_back(it->path());
   }
+  for (const fs::path &path : leftovers)
+    fs::remove(path, ec);
 }
 
 Status writeFileAtomically(const std::string &path, const std::string &text) {

@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace rlopt;
@@ -23,15 +22,6 @@ protected:
   void TearDown() override { fs::remove_all(dir); }
 
   void touch(const fs::path &path) { std::ofstream(path) << "x"; }
-
-  /// The pid of a child that has exited and been reaped.
-  pid_t deadPid() {
-    pid_t child = fork();
-    if (child == 0)
-      _exit(0);
-    waitpid(child, nullptr, 0);
-    return child;
-  }
 
   fs::path dir;
 };
@@ -54,17 +44,24 @@ TEST_F(FileTest, MissingDirectoryIsAnErrorNamingThePath) {
 
 TEST_F(FileTest, RemovesOnlyTemporariesOfProcessesThatAreGone) {
   std::string path = (dir / "checkpoint.pt").string();
-  fs::path dead = path + ".tmp." + std::to_string(deadPid());
-  fs::path alive = temporaryPathFor(path);
-  fs::path other = dir / ("policy.pt.tmp." + std::to_string(deadPid()));
+  // Above any pid_max: no such process.
+  fs::path dead = path + ".tmp.999999999";
+  fs::path earlierSamePid = temporaryPathFor(path);
+  fs::path live = path + ".tmp." + std::to_string(getppid());
+  fs::path other = dir / "policy.pt.tmp.999999999";
   fs::path notOurs = path + ".tmp.backup";
-  for (const fs::path &p : {dead, alive, other, notOurs})
+  fs::path outOfRange = path + ".tmp.99999999999999";
+  for (const fs::path &p :
+       {dead, earlierSamePid, live, other, notOurs, outOfRange})
     touch(p);
   removeLeftoverTemporaries(path);
   EXPECT_FALSE(fs::exists(dead));
-  EXPECT_TRUE(fs::exists(alive)) << "a live process may still rename it";
+  EXPECT_FALSE(fs::exists(earlierSamePid))
+      << "this process has not written it yet";
+  EXPECT_TRUE(fs::exists(live)) << "a live process may still rename it";
   EXPECT_TRUE(fs::exists(other)) << "another file's temporary";
   EXPECT_TRUE(fs::exists(notOurs));
+  EXPECT_TRUE(fs::exists(outOfRange));
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 using namespace rlopt::tool::testing;
 
 namespace {
@@ -98,4 +100,30 @@ TEST(PassesCli, EvalWritesResultsWithBothMetrics) {
   }
   EXPECT_NE(readFile(dir + "/passes-eval.csv").find("leaderboard"),
             std::string::npos);
+}
+
+TEST(PassesCli, PolicyIsEvaluatedWithTheObservationItWasTrainedOn) {
+  ScratchDir scratch;
+  std::string config = (scratch / "ppo.json").string();
+  std::ofstream(config) << R"({"algorithm": "ppo", "steps_per_iteration": 8,
+      "minibatch_size": 8, "epochs": 1, "iterations": 1,
+      "network": {"hidden": [8]}})";
+  std::string run = (scratch / "run").string();
+  RunResult trained =
+      runRlopt({"passes", "train", "--config", config, "--observation",
+                "InstCount", "--episode-length", "4", "--out", run},
+               scratch.path());
+  ASSERT_EQ(trained.exitCode, 0) << trained.err;
+
+  // passes eval has no --observation: the run's env.json supplies it.
+  RunResult evaluated = runRlopt(
+      {"passes", "eval", "benchmark://rlopt-v0/crc32", "--agent",
+       "policy:" + run + "/policy.pt", "--out", (scratch / "res").string()},
+      scratch.path());
+  ASSERT_EQ(evaluated.exitCode, 0) << evaluated.err;
+  auto json = nlohmann::json::parse(
+      readFile((scratch / "res" / "passes-eval.json").string()));
+  ASSERT_EQ(json["results"].size(), 1u);
+  EXPECT_LE(json["results"][0]["passes"].size(), 4u)
+      << "the episode length is the run's too";
 }

@@ -44,7 +44,7 @@ readEnvOptions(const Args &args, const std::string &fileOption, Config &config,
     if (!loaded)
       return loaded.error().message;
     // A run's env.json also records the split it trained on.
-    if (!args.has(fileOption))
+    if (!args.has(fileOption) && loaded->is_object())
       loaded->erase("split");
     auto parsed = Config::fromJson(*loaded, file);
     if (!parsed)

@@ -16,7 +16,9 @@ Status writeFileAtomically(const std::string &path, const std::string &text);
 std::string temporaryPathFor(const std::string &path);
 
 /// Removes the temporary files of `path` left by processes that are gone (a
-/// run killed while saving); those of live processes are kept.
+/// run killed while saving); those of other live processes are kept. Call it
+/// before this process writes `path`: a file with this process's pid is
+/// taken as left by an earlier process with the same pid.
 void removeLeftoverTemporaries(const std::string &path);
 
 } // namespace rlopt

@@ -85,7 +85,8 @@ TrainingRun::open(const std::string &runDir, RunSettings settings,
   std::string path = run->checkpointPath();
   // A run killed while saving left its temporary files behind.
   for (const std::string &saved :
-       {path, runDir + "/policy.pt", metricsPath, runDir + "/config.json"})
+       {path, runDir + "/policy.pt", metricsPath, runDir + "/config.json",
+        runDir + "/env.json"})
     removeLeftoverTemporaries(saved);
 
   if (options.resume && fs::exists(path)) {

@@ -198,7 +198,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   std::string episodesPath = options.runDir + "/episodes.jsonl";
   // A run killed while saving left its temporary files behind.
   for (const std::string &path :
-       {checkpointPath, optimizerPath, options.runDir + "/policy.pt"})
+       {checkpointPath, optimizerPath, options.runDir + "/policy.pt",
+        options.runDir + "/config.json"})
     removeLeftoverTemporaries(path);
   int firstIteration = 1;
   if (options.resume && fs::exists(checkpointPath)) {
@@ -226,7 +227,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     std::ofstream(metricsPath, std::ios::trunc);
     std::ofstream(episodesPath, std::ios::trunc);
   }
-  std::ofstream(options.runDir + "/config.json") << config.toJson().dump(2);
+  if (Status s = writeFileAtomically(options.runDir + "/config.json",
+                                     config.toJson().dump(2) + "\n");
+      !s)
+    return s;
 
   auto trainStart = Clock::now();
   for (int iteration = firstIteration; iteration <= config.iterations;

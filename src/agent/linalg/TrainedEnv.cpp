@@ -11,11 +11,16 @@ namespace fs = std::filesystem;
 std::string runConfigBeside(const std::string &policyPath) {
   fs::path policy(policyPath);
   std::error_code ec;
-  for (const fs::path &candidate :
-       {policy.parent_path() / (policy.stem().string() + "-config.json"),
-        policy.parent_path() / "config.json"})
-    if (fs::is_regular_file(candidate, ec))
-      return candidate.string();
+  fs::path named =
+      policy.parent_path() / (policy.stem().string() + "-config.json");
+  if (fs::is_regular_file(named, ec))
+    return named.string();
+  // A run directory's config.json belongs only to the files training wrote.
+  std::string stem = policy.stem().string();
+  fs::path run = policy.parent_path() / "config.json";
+  if ((stem == "policy" || stem == "checkpoint") &&
+      fs::is_regular_file(run, ec))
+    return run.string();
   return "";
 }
 

@@ -8,9 +8,9 @@
 
 namespace rlopt::agent {
 
-/// The run config a training run saved beside its policy: RUN/config.json
-/// for RUN/policy.pt (or checkpoint.pt), NAME-config.json for NAME.pt.
-/// Empty when there is none.
+/// The run config a training run saved beside its policy: NAME-config.json
+/// for NAME.pt, else RUN/config.json for RUN/policy.pt and
+/// RUN/checkpoint.pt. Empty when there is none.
 std::string runConfigBeside(const std::string &policyPath);
 
 /// `base` with the action settings the policy at `policyPath` was trained
