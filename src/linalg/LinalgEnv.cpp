@@ -168,6 +168,10 @@ int LinalgEnv::currentOp() const {
   return episode->order[episode->position];
 }
 
+const Program *LinalgEnv::program() const {
+  return episode ? episode->program.get() : nullptr;
+}
+
 Schedule LinalgEnv::schedule() const {
   Schedule schedule;
   if (!episode)

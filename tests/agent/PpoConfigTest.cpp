@@ -158,7 +158,8 @@ TEST(PpoConfig, NegativeCoefficientsAndGradNormAreErrors) {
   for (const nlohmann::json &json : {nlohmann::json{{"max_grad_norm", -0.5}},
                                      {{"max_grad_norm", 0}},
                                      {{"value_coef", -1}},
-                                     {{"entropy_coef", -0.01}}})
+                                     {{"entropy_coef", -0.01}},
+                                     {{"imitation_epochs", -1}}})
     expectErrorMentioning(PpoConfig::fromJson(json, "c.json"), {"c.json"},
                           json.dump());
 }
@@ -179,7 +180,11 @@ TEST(PpoConfig, ShippedAblationsFlipOneSwitchEach) {
   auto enumerated = PpoConfig::load(dir + "enumerated_interchange.json");
   auto perStep = PpoConfig::load(dir + "per_step_reward.json");
   auto consumerOnly = PpoConfig::load(dir + "consumer_only.json");
-  ASSERT_TRUE(enumerated.ok() && perStep.ok() && consumerOnly.ok());
+  auto imitation = PpoConfig::load(dir + "imitation.json");
+  ASSERT_TRUE(enumerated.ok() && perStep.ok() && consumerOnly.ok() &&
+              imitation.ok());
+  EXPECT_EQ(base->imitationEpochs, 0);
+  EXPECT_GT(imitation->imitationEpochs, 0);
   EXPECT_EQ(enumerated->env.interchange, "enumerated");
   EXPECT_EQ(perStep->env.reward, linalg::RewardMode::PerStep);
   EXPECT_FALSE(consumerOnly->policy.producerContext);
@@ -192,4 +197,20 @@ TEST(PpoConfig, ShippedAblationsFlipOneSwitchEach) {
   EXPECT_EQ(differingKeys(*enumerated), 1u);
   EXPECT_EQ(differingKeys(*perStep), 1u);
   EXPECT_EQ(differingKeys(*consumerOnly), 1u);
+  EXPECT_EQ(differingKeys(*imitation), 1u);
+}
+
+// ppo_imitation.json is the paper's config plus the behaviour-cloning warm
+// start, nothing else.
+TEST(PpoConfig, ImitationConfigIsTheDefaultWithAWarmStart) {
+  std::string dir = std::string(RLOPT_TEST_DATA) + "/../../data/configs/";
+  auto paper = PpoConfig::load(dir + "ppo_default.json");
+  auto imitation = PpoConfig::load(dir + "ppo_imitation.json");
+  ASSERT_TRUE(paper.ok()) << paper.error().message;
+  ASSERT_TRUE(imitation.ok()) << imitation.error().message;
+  EXPECT_EQ(paper->imitationEpochs, 0);
+  EXPECT_EQ(imitation->imitationEpochs, 30);
+  nlohmann::json diff =
+      nlohmann::json::diff(paper->toJson(), imitation->toJson());
+  EXPECT_EQ(diff.size(), 1u) << diff.dump();
 }

@@ -53,6 +53,14 @@ int runTrain(int argc, char **argv) {
   if (options.trainPrograms.empty())
     return fail(args.get("suite") + ": no program in the train split");
 
+  options.onImitation = [](const agent::ImitationReport &r) {
+    std::fprintf(stderr,
+                 "imitation: %d heuristic schedules (geomean %.2fx, %d failed "
+                 "and left out), %d steps; demonstrated actions now have "
+                 "probability %.2f  (%.0fs measuring, %.0fs learning)\n",
+                 r.demonstrations, r.demonstrationGeomean, r.skipped, r.steps,
+                 r.actionProbability, r.collectSeconds, r.learnSeconds);
+  };
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
   std::fprintf(stderr, "train: %zu training programs, %d workers, run %s\n",

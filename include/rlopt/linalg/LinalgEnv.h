@@ -47,6 +47,8 @@ public:
   const EnvConfig &config() const { return cfg; }
   /// Index of the op being scheduled; -1 when the episode is over.
   int currentOp() const;
+  /// The program of the current episode; null before the first reset.
+  const Program *program() const;
 
   /// The layout as plain numbers, for policies.
   ActionLayout actionLayout() const;

@@ -187,22 +187,49 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     servers.push_back(std::move(*server));
   }
 
+  std::string checkpointPath = options.runDir + "/checkpoint.pt";
+  std::string optimizerPath = options.runDir + "/optimizer.pt";
+  std::string metricsPath = options.runDir + "/metrics.jsonl";
+  std::string episodesPath = options.runDir + "/episodes.jsonl";
+  std::string imitationPath = options.runDir + "/imitation.json";
+  bool resuming = options.resume && fs::exists(checkpointPath);
+
+  // Demonstrations are measured in forked processes, also before LibTorch.
+  std::vector<linalg::Demonstration> demonstrations;
+  double collectSeconds = 0;
+  if (config.imitationEpochs > 0 && !resuming) {
+    auto collectStart = Clock::now();
+    auto collected = collectHeuristicDemonstrations(
+        config.env, options.trainPrograms, config.workers);
+    if (!collected)
+      return collected.error();
+    demonstrations = std::move(*collected);
+    collectSeconds = secondsSince(collectStart);
+  }
+
   torch::manual_seed(config.seed);
   LinalgPolicy policy(layout, config.policy);
   torch::optim::Adam optimizer(
       policy.parameters(),
       torch::optim::AdamOptions(config.learningRate).eps(1e-5));
-  std::string checkpointPath = options.runDir + "/checkpoint.pt";
-  std::string optimizerPath = options.runDir + "/optimizer.pt";
-  std::string metricsPath = options.runDir + "/metrics.jsonl";
-  std::string episodesPath = options.runDir + "/episodes.jsonl";
+  // Optimizer first, policy last: the policy checkpoint names the iteration
+  // a resumed run continues after.
+  auto saveCheckpoint = [&](int iteration) -> Status {
+    std::string tmp = temporaryPathFor(optimizerPath);
+    torch::save(optimizer, tmp);
+    std::error_code renameError;
+    fs::rename(tmp, optimizerPath, renameError);
+    if (renameError)
+      return makeError(optimizerPath + ": " + renameError.message());
+    return policy.save(checkpointPath, {{"iteration", iteration}});
+  };
   // A run killed while saving left its temporary files behind.
   for (const std::string &path :
        {checkpointPath, optimizerPath, options.runDir + "/policy.pt",
-        options.runDir + "/config.json"})
+        options.runDir + "/config.json", imitationPath})
     removeLeftoverTemporaries(path);
   int firstIteration = 1;
-  if (options.resume && fs::exists(checkpointPath)) {
+  if (resuming) {
     nlohmann::json extra;
     auto loaded = LinalgPolicy::load(checkpointPath, layout, &extra);
     if (!loaded)
@@ -231,6 +258,28 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
                                      config.toJson().dump(2) + "\n");
       !s)
     return s;
+
+  if (!demonstrations.empty()) {
+    ImitationOptions imitation;
+    imitation.epochs = config.imitationEpochs;
+    imitation.minibatches = config.minibatches;
+    imitation.gamma = config.gamma;
+    imitation.valueCoef = config.valueCoef;
+    imitation.entropyCoef = config.entropyCoef;
+    imitation.maxGradNorm = config.maxGradNorm;
+    ImitationReport report =
+        imitate(policy, optimizer, demonstrations, imitation);
+    report.collectSeconds = collectSeconds;
+    if (Status s =
+            writeFileAtomically(imitationPath, report.toJson().dump(2) + "\n");
+        !s)
+      return s;
+    // Iteration 0: a resumed run does not clone again.
+    if (Status s = saveCheckpoint(0); !s)
+      return s;
+    if (options.onImitation)
+      options.onImitation(report);
+  }
 
   auto trainStart = Clock::now();
   for (int iteration = firstIteration; iteration <= config.iterations;
@@ -377,13 +426,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     }
     if (iteration % config.checkpointEvery == 0 ||
         iteration == config.iterations || stopping) {
-      // Optimizer first, policy last: the policy checkpoint names the
-      // iteration a resumed run continues after.
-      std::string tmp = temporaryPathFor(optimizerPath);
-      torch::save(optimizer, tmp);
-      fs::rename(tmp, optimizerPath, ec);
-      if (Status s = policy.save(checkpointPath, {{"iteration", iteration}});
-          !s)
+      if (Status s = saveCheckpoint(iteration); !s)
         return s;
     }
     if (onIteration)

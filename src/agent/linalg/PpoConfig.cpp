@@ -23,6 +23,7 @@ nlohmann::json PpoConfig::toJson() const {
           {"eval_every", evalEvery},
           {"eval_programs", evalPrograms},
           {"seed", seed},
+          {"imitation_epochs", imitationEpochs},
           {"policy", policy.toJson()},
           {"env", env.toJson()}};
 }
@@ -31,16 +32,25 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
                                       const std::string &where) {
   if (!json.is_object())
     return makeError(where + ": expected a JSON object");
-  static const std::set<std::string> known = {
-      "learning_rate",    "gamma",
-      "gae_lambda",       "clip",
-      "value_coef",       "entropy_coef",
-      "max_grad_norm",    "epochs",
-      "minibatches",      "programs_per_iteration",
-      "iterations",       "workers",
-      "checkpoint_every", "eval_every",
-      "eval_programs",    "seed",
-      "policy",           "env"};
+  static const std::set<std::string> known = {"learning_rate",
+                                              "gamma",
+                                              "gae_lambda",
+                                              "clip",
+                                              "value_coef",
+                                              "entropy_coef",
+                                              "max_grad_norm",
+                                              "epochs",
+                                              "minibatches",
+                                              "programs_per_iteration",
+                                              "iterations",
+                                              "workers",
+                                              "checkpoint_every",
+                                              "eval_every",
+                                              "eval_programs",
+                                              "seed",
+                                              "imitation_epochs",
+                                              "policy",
+                                              "env"};
   for (auto it = json.begin(); it != json.end(); ++it)
     if (!known.count(it.key()))
       return makeError(where + ": unknown key '" + it.key() + "'");
@@ -62,7 +72,8 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
         readField(json, "checkpoint_every", c.checkpointEvery, where),
         readField(json, "eval_every", c.evalEvery, where),
         readField(json, "eval_programs", c.evalPrograms, where),
-        readField(json, "seed", c.seed, where)})
+        readField(json, "seed", c.seed, where),
+        readField(json, "imitation_epochs", c.imitationEpochs, where)})
     if (!s)
       return s.error();
   if (json.contains("policy")) {
@@ -79,9 +90,9 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
   }
   if (c.learningRate <= 0 || c.clip <= 0 || c.epochs < 1 || c.minibatches < 1 ||
       c.programsPerIteration < 1 || c.iterations < 1 || c.workers < 1 ||
-      c.checkpointEvery < 1 || c.evalEvery < 0 || c.gamma < 0 || c.gamma > 1 ||
-      c.gaeLambda < 0 || c.gaeLambda > 1 || c.maxGradNorm <= 0 ||
-      c.valueCoef < 0 || c.entropyCoef < 0)
+      c.checkpointEvery < 1 || c.evalEvery < 0 || c.imitationEpochs < 0 ||
+      c.gamma < 0 || c.gamma > 1 || c.gaeLambda < 0 || c.gaeLambda > 1 ||
+      c.maxGradNorm <= 0 || c.valueCoef < 0 || c.entropyCoef < 0)
     return makeError(where + ": a hyperparameter is out of range (rates, "
                              "counts and max_grad_norm must be positive, "
                              "coefficients not negative, gamma and "

@@ -1,6 +1,7 @@
 #ifndef RLOPT_AGENT_LINALG_PPO_H
 #define RLOPT_AGENT_LINALG_PPO_H
 
+#include "rlopt/agent/linalg/Imitation.h"
 #include "rlopt/agent/linalg/LinalgPolicy.h"
 #include "rlopt/linalg/EnvConfig.h"
 
@@ -29,6 +30,9 @@ struct PpoConfig {
   int evalEvery = 5;       ///< iterations between validation runs; 0 = never
   int evalPrograms = 8;    ///< validation programs per evaluation
   uint64_t seed = 0;
+  /// Epochs of behaviour cloning from the heuristic's schedules of the
+  /// training programs before the first iteration; 0 = none (the paper).
+  int imitationEpochs = 0;
   PolicyConfig policy;
   linalg::EnvConfig env;
 
@@ -58,14 +62,16 @@ struct TrainOptions {
   /// Set from a signal handler: checkpoint and stop after the current
   /// episode batch.
   const std::atomic<bool> *stopRequested = nullptr;
+  /// Called once behaviour cloning (imitationEpochs > 0) has finished.
+  std::function<void(const ImitationReport &)> onImitation;
 };
 
 /// PPO (Schulman et al. 2017) as CleanRL writes it, over whole-program
 /// rollouts from `workers` environment processes. Writes config.json,
 /// metrics.jsonl (one line per iteration), episodes.jsonl (program, schedule
 /// and speedup of every episode), checkpoint.pt + optimizer.pt every
-/// `checkpointEvery`
-/// iterations and policy.pt at the end; `resume` continues from the last
+/// `checkpointEvery` iterations and policy.pt at the end, and imitation.json
+/// when it clones the heuristic first; `resume` continues from the last
 /// checkpoint.
 Status
 trainPpo(const PpoConfig &config, const TrainOptions &options,

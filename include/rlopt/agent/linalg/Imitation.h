@@ -1,0 +1,57 @@
+#ifndef RLOPT_AGENT_LINALG_IMITATION_H
+#define RLOPT_AGENT_LINALG_IMITATION_H
+
+#include "rlopt/agent/linalg/LinalgPolicy.h"
+#include "rlopt/linalg/Demonstration.h"
+#include "rlopt/linalg/EnvConfig.h"
+
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+namespace rlopt::agent {
+
+/// The heuristic's demonstration of every program in `programs`, in that
+/// order, collected by `workers` forked processes. Fork before LibTorch
+/// starts its threads. A program the environment cannot load is an error;
+/// a schedule that fails to measure is a demonstration with an `error`.
+Result<std::vector<linalg::Demonstration>>
+collectHeuristicDemonstrations(const linalg::EnvConfig &env,
+                               const std::vector<std::string> &programs,
+                               int workers);
+
+struct ImitationOptions {
+  int epochs = 20;
+  int minibatches = 4;
+  double gamma = 1.0;
+  double valueCoef = 0.5;
+  double entropyCoef = 0.01;
+  double maxGradNorm = 0.5;
+};
+
+/// What behaviour cloning did (imitation.json of a training run).
+struct ImitationReport {
+  int demonstrations = 0; ///< measured, correct ones learned from
+  int skipped = 0;        ///< failed ones left out
+  int steps = 0;
+  double demonstrationGeomean = 0; ///< the demonstrations' speedup
+  /// Mean probability the policy gives the demonstrated actions, after.
+  double actionProbability = 0;
+  double valueLoss = 0;
+  double collectSeconds = 0, learnSeconds = 0;
+  nlohmann::json toJson() const;
+};
+
+/// Behaviour cloning before PPO: `epochs` passes of minibatch updates in
+/// which the actor maximizes the log-probability of the demonstrated
+/// actions (with the PPO entropy bonus) and the critic regresses the
+/// demonstrations' returns, so PPO starts from the heuristic and its value.
+ImitationReport imitate(LinalgPolicy &policy,
+                        torch::optim::Optimizer &optimizer,
+                        const std::vector<linalg::Demonstration> &demos,
+                        const ImitationOptions &options);
+
+} // namespace rlopt::agent
+
+#endif

@@ -1,0 +1,43 @@
+#ifndef RLOPT_LINALG_DEMONSTRATION_H
+#define RLOPT_LINALG_DEMONSTRATION_H
+
+#include "rlopt/linalg/LinalgEnv.h"
+#include "rlopt/linalg/Schedule.h"
+
+#include <string>
+#include <vector>
+
+namespace rlopt::linalg {
+
+/// One episode of the environment driven by a schedule instead of a policy:
+/// the observations an agent would have seen and the actions that replay
+/// the schedule. Imitation learning learns from these.
+struct Demonstration {
+  std::vector<Observation> observations; ///< before each action
+  std::vector<Action> actions;
+  std::vector<double> rewards; ///< after each action
+  std::string schedule;        ///< what the environment applied
+  double speedup = 0;          ///< measured at the end; 0 when it failed
+  std::string error;           ///< why the measured episode failed, if it did
+
+  nlohmann::json toJson() const;
+  static Demonstration fromJson(const nlohmann::json &json);
+};
+
+/// The actions that apply `step` to the op `env` is scheduling: one, or one
+/// per placed level for a level-pointer interchange. Tile sizes round down
+/// to the largest candidate that fits. Empty when the action space cannot
+/// express the step or its masks forbid it.
+std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
+                                   const TransformStep &step);
+
+/// Resets `env` on `benchmark` and replays the heuristic schedule
+/// (linalg/Heuristic.h) through the action space, ending every op with
+/// `stop` unless its schedule ends it. Steps the actions cannot express are
+/// left out, so `schedule` can differ from the heuristic's.
+Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
+                                           const BenchmarkRef &benchmark);
+
+} // namespace rlopt::linalg
+
+#endif

@@ -1,0 +1,160 @@
+// Behaviour cloning from the heuristic's schedules, the warm start that
+// PPO then improves on.
+#include "rlopt/agent/linalg/Imitation.h"
+
+#include "rlopt/agent/linalg/Batch.h"
+#include "rlopt/linalg/LinalgEnv.h"
+#include "rlopt/measure/Worker.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace rlopt::agent {
+
+nlohmann::json ImitationReport::toJson() const {
+  return {{"demonstrations", demonstrations},
+          {"skipped", skipped},
+          {"steps", steps},
+          {"demonstration_geomean_speedup", demonstrationGeomean},
+          {"action_probability", actionProbability},
+          {"value_loss", valueLoss},
+          {"time", {{"collect_s", collectSeconds}, {"learn_s", learnSeconds}}}};
+}
+
+/// The child's job: demonstrate every `workers`-th program from `first`,
+/// one message each.
+static int demonstrateShare(measure::WorkerChannel &channel,
+                            const linalg::EnvConfig &config,
+                            const std::vector<std::string> &programs,
+                            size_t first, size_t stride) {
+  linalg::LinalgEnv env(config);
+  for (size_t i = first; i < programs.size(); i += stride) {
+    auto demo = linalg::demonstrateHeuristic(env, {programs[i]});
+    nlohmann::json message =
+        demo ? nlohmann::json{{"demonstration", demo->toJson()}}
+             : nlohmann::json{{"error", demo.error().message}};
+    if (!channel.send(message.dump()))
+      return 1;
+  }
+  return 0;
+}
+
+Result<std::vector<linalg::Demonstration>>
+collectHeuristicDemonstrations(const linalg::EnvConfig &env,
+                               const std::vector<std::string> &programs,
+                               int workers) {
+  size_t stride =
+      std::max<size_t>(1, std::min<size_t>(workers, programs.size()));
+  measure::WorkerLimits limits;
+  limits.timeoutSeconds = 3600;
+  limits.memoryBytes = 0; // measurement workers set their own limits
+  std::vector<measure::Worker> children;
+  for (size_t w = 0; w < stride; ++w) {
+    auto child = measure::Worker::spawn(
+        [&, w](measure::WorkerChannel &channel) {
+          return demonstrateShare(channel, env, programs, w, stride);
+        },
+        limits);
+    if (!child)
+      return child.error();
+    children.push_back(std::move(*child));
+  }
+  // Program i comes from child i % stride, in order.
+  std::vector<linalg::Demonstration> demos;
+  for (size_t i = 0; i < programs.size(); ++i) {
+    auto message = children[i % stride].receive();
+    if (!message)
+      return makeError("demonstrations: " + message.error().message);
+    auto json = nlohmann::json::parse(*message, nullptr, false);
+    if (json.is_discarded())
+      return makeError("demonstrations: a worker sent a malformed message");
+    if (json.contains("error"))
+      return makeError(json["error"].get<std::string>());
+    demos.push_back(linalg::Demonstration::fromJson(json["demonstration"]));
+  }
+  for (measure::Worker &child : children)
+    child.finish();
+  return demos;
+}
+
+ImitationReport imitate(LinalgPolicy &policy,
+                        torch::optim::Optimizer &optimizer,
+                        const std::vector<linalg::Demonstration> &demos,
+                        const ImitationOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  ImitationReport report;
+  std::vector<const std::vector<float> *> obsRows;
+  std::vector<std::vector<uint8_t>> masks;
+  std::vector<int64_t> flatActions;
+  std::vector<float> returns;
+  double logSum = 0;
+  for (const linalg::Demonstration &demo : demos) {
+    if (!demo.error.empty() || demo.speedup <= 0 || demo.actions.empty()) {
+      report.skipped += !demo.actions.empty();
+      continue;
+    }
+    ++report.demonstrations;
+    logSum += std::log(demo.speedup);
+    std::vector<float> toGo(demo.rewards.size());
+    double running = 0;
+    for (size_t k = demo.rewards.size(); k-- > 0;)
+      toGo[k] = running = demo.rewards[k] + options.gamma * running;
+    for (size_t k = 0; k < demo.actions.size(); ++k) {
+      obsRows.push_back(&demo.observations[k].features);
+      masks.push_back(flatMask(demo.observations[k]));
+      flatActions.insert(flatActions.end(), demo.actions[k].values.begin(),
+                         demo.actions[k].values.end());
+      returns.push_back(toGo[k]);
+    }
+  }
+  report.steps = obsRows.size();
+  if (report.demonstrations)
+    report.demonstrationGeomean = std::exp(logSum / report.demonstrations);
+  if (obsRows.empty())
+    return report;
+
+  std::vector<const std::vector<uint8_t> *> maskRows;
+  for (const auto &m : masks)
+    maskRows.push_back(&m);
+  int64_t batch = obsRows.size();
+  torch::Tensor obsT = stackFloats(obsRows);
+  torch::Tensor maskT = stackBytes(maskRows);
+  torch::Tensor actT =
+      torch::from_blob(flatActions.data(),
+                       {batch, (int64_t)flatActions.size() / batch},
+                       torch::kInt64)
+          .clone();
+  torch::Tensor retT = torch::tensor(returns);
+  int64_t minibatch =
+      std::max<int64_t>(1, batch / std::max(1, options.minibatches));
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    torch::Tensor order = torch::randperm(batch);
+    for (int64_t begin = 0; begin < batch; begin += minibatch) {
+      torch::Tensor idx =
+          order.narrow(0, begin, std::min(minibatch, batch - begin));
+      auto out =
+          policy.evaluate(obsT.index_select(0, idx), maskT.index_select(0, idx),
+                          actT.index_select(0, idx));
+      torch::Tensor valueLoss =
+          0.5 * (out.value - retT.index_select(0, idx)).pow(2).mean();
+      torch::Tensor loss = -out.logProb.mean() -
+                           options.entropyCoef * out.entropy.mean() +
+                           options.valueCoef * valueLoss;
+      optimizer.zero_grad();
+      loss.backward();
+      torch::nn::utils::clip_grad_norm_(policy.parameters(),
+                                        options.maxGradNorm);
+      optimizer.step();
+    }
+  }
+  torch::NoGradGuard noGrad;
+  auto out = policy.evaluate(obsT, maskT, actT);
+  report.actionProbability = out.logProb.exp().mean().item<double>();
+  report.valueLoss = (0.5 * (out.value - retT).pow(2).mean()).item<double>();
+  report.learnSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return report;
+}
+
+} // namespace rlopt::agent

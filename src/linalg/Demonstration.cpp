@@ -1,0 +1,180 @@
+#include "rlopt/linalg/Demonstration.h"
+
+#include "rlopt/linalg/Heuristic.h"
+
+#include <deque>
+
+namespace rlopt::linalg {
+
+nlohmann::json Demonstration::toJson() const {
+  nlohmann::json steps = nlohmann::json::array();
+  for (size_t i = 0; i < actions.size(); ++i)
+    steps.push_back({{"features", observations[i].features},
+                     {"masks", observations[i].masks},
+                     {"action", actions[i].values},
+                     {"reward", rewards[i]}});
+  return {{"steps", steps},
+          {"schedule", schedule},
+          {"speedup", speedup},
+          {"error", error}};
+}
+
+Demonstration Demonstration::fromJson(const nlohmann::json &json) {
+  Demonstration demo;
+  for (const nlohmann::json &step : json.at("steps")) {
+    Observation obs;
+    obs.features = step.at("features").get<std::vector<float>>();
+    obs.masks = step.at("masks").get<std::vector<std::vector<uint8_t>>>();
+    demo.observations.push_back(std::move(obs));
+    demo.actions.push_back({step.at("action").get<std::vector<int64_t>>()});
+    demo.rewards.push_back(step.at("reward").get<double>());
+  }
+  demo.schedule = json.value("schedule", "");
+  demo.speedup = json.value("speedup", 0.0);
+  demo.error = json.value("error", "");
+  return demo;
+}
+
+static bool allowedBy(const Observation &obs, const Action &action) {
+  if (action.values.size() != obs.masks.size())
+    return false;
+  for (size_t h = 0; h < obs.masks.size(); ++h) {
+    int64_t v = action.values[h];
+    if (v < 0 || v >= (int64_t)obs.masks[h].size() || !obs.masks[h][v])
+      return false;
+  }
+  return true;
+}
+
+/// Index of the swap of loops i < j among the enumerated candidates of `n`
+/// loops (pairs in lexicographic order); -1 when `perm` is not one swap.
+static int64_t swapIndex(const std::vector<int64_t> &perm) {
+  std::vector<int64_t> moved;
+  for (size_t l = 0; l < perm.size(); ++l)
+    if (perm[l] != (int64_t)l)
+      moved.push_back(l);
+  if (moved.size() != 2 || perm[moved[0]] != moved[1])
+    return -1;
+  int64_t n = perm.size(), i = moved[0], j = moved[1], index = 0;
+  for (int64_t a = 0; a < i; ++a)
+    index += n - 1 - a;
+  return index + (j - i - 1);
+}
+
+std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
+                                   const TransformStep &step) {
+  const std::vector<Transformation> &kinds = transformations();
+  int64_t type = -1;
+  for (size_t t = 0; t < kinds.size(); ++t)
+    if (step.name == kinds[t].name)
+      type = t;
+  if (type < 0)
+    return {};
+  Action first{std::vector<int64_t>(env.numHeads(), 0)};
+  first.values[env.typeHead()] = type;
+  const EnvConfig &cfg = env.config();
+  std::vector<Action> actions;
+  switch (kinds[type].params) {
+  case ParamKind::None:
+    actions.push_back(first);
+    break;
+  case ParamKind::PerLoop: {
+    if (step.params.size() > cfg.maxLoops)
+      return {};
+    bool parallel = step.name != "tile";
+    for (unsigned l = 0; l < step.params.size(); ++l) {
+      unsigned head = parallel ? env.parallelHead(l) : env.tileHead(l);
+      size_t best = 0;
+      for (size_t c = 1; c < cfg.tileSizes.size(); ++c)
+        if (cfg.tileSizes[c] <= step.params[l] && obs.masks[head][c] &&
+            cfg.tileSizes[c] > cfg.tileSizes[best])
+          best = c;
+      first.values[head] = best;
+    }
+    actions.push_back(first);
+    break;
+  }
+  case ParamKind::Permutation:
+    if (env.enumeratedInterchange()) {
+      int64_t candidate = swapIndex(step.params);
+      if (candidate < 0)
+        return {};
+      first.values[env.pointerHead()] = candidate;
+      actions.push_back(first);
+      break;
+    }
+    // Level pointers: the type, then the loop for positions 0 .. n-2 (the
+    // environment places the last one).
+    actions.push_back(first);
+    for (size_t position = 0; position + 1 < step.params.size(); ++position) {
+      Action pointer = first;
+      pointer.values[env.pointerHead()] = step.params[position];
+      actions.push_back(pointer);
+    }
+    break;
+  }
+  if (!allowedBy(obs, actions.front()))
+    return {};
+  return actions;
+}
+
+/// The heuristic's steps for the op with id `opId`.
+static std::deque<TransformStep> stepsOf(const Schedule &schedule,
+                                         const std::string &opId) {
+  for (const OpSchedule &op : schedule.ops)
+    if (op.opId == opId)
+      return {op.steps.begin(), op.steps.end()};
+  return {};
+}
+
+Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
+                                           const BenchmarkRef &benchmark) {
+  auto reset = env.tryReset(benchmark, 0);
+  if (!reset)
+    return reset.error();
+  HeuristicOptions options;
+  options.threads = env.config().measure.threads;
+  options.limits = env.config().measure.transformLimits;
+  Schedule heuristic = heuristicSchedule(*env.program(), options);
+
+  Demonstration demo;
+  Observation obs = std::move(*reset);
+  int pendingOp = -1;
+  std::deque<TransformStep> pending;
+  while (env.currentOp() >= 0) {
+    int op = env.currentOp();
+    if (op != pendingOp) {
+      pending = stepsOf(heuristic, env.program()->ops[op].id);
+      pendingOp = op;
+    }
+    std::vector<Action> actions;
+    while (actions.empty() && !pending.empty()) {
+      actions = actionsForStep(env, obs, pending.front());
+      pending.pop_front();
+    }
+    if (actions.empty())
+      actions = actionsForStep(env, obs, {"stop", {}});
+    if (actions.empty())
+      return makeError(benchmark.uri + ": no action ends op " +
+                       env.program()->ops[op].id);
+    for (const Action &action : actions) {
+      if (!allowedBy(obs, action))
+        return makeError(benchmark.uri + ": a demonstrated action is masked");
+      demo.observations.push_back(obs);
+      demo.actions.push_back(action);
+      StepResult result = env.step(action);
+      demo.rewards.push_back(result.reward);
+      obs = std::move(result.obs);
+      if (!result.terminated && !result.truncated)
+        continue;
+      demo.schedule = result.info.value("schedule", "");
+      demo.error = result.info.value("error", "");
+      if (demo.error.empty() && result.info.contains("measurement"))
+        demo.speedup = result.info["measurement"].value("speedup", 0.0);
+      return demo;
+    }
+  }
+  return demo;
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,105 @@
+// Behaviour cloning from the heuristic: demonstrations collected in worker
+// processes, a policy that afterwards schedules like the heuristic, and a
+// training run that clones once before its first iteration.
+#include "AgentTestUtil.h"
+
+#include "rlopt/agent/EnvServer.h"
+#include "rlopt/agent/linalg/Imitation.h"
+#include "rlopt/agent/linalg/PolicyRunner.h"
+
+#include <gtest/gtest.h>
+
+using namespace rlopt;
+using namespace rlopt::agent;
+using namespace rlopt::agent::testing;
+
+namespace {
+
+std::vector<std::string> programs() {
+  return {fixturePath("matmul"), fixturePath("add"), fixturePath("chain")};
+}
+
+TEST(Imitation, ClonedPolicySchedulesLikeTheHeuristic) {
+  ScratchDir scratch;
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  linalg::EnvConfig env = config.env;
+  auto server = EnvServer::spawn(
+      [env] { return std::unique_ptr<Env>(new linalg::LinalgEnv(env)); });
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  auto demos = collectHeuristicDemonstrations(env, programs(), 2);
+  ASSERT_TRUE(demos.ok()) << demos.error().message;
+  ASSERT_EQ(demos->size(), programs().size());
+  // In program order, whichever worker made them.
+  EXPECT_NE((*demos)[0].schedule.find("op1:"), std::string::npos);
+  EXPECT_EQ((*demos)[1].schedule.find("op1:"), std::string::npos)
+      << "add has one op: " << (*demos)[1].schedule;
+  EXPECT_NE((*demos)[2].schedule.find("op3:"), std::string::npos);
+
+  torch::manual_seed(0);
+  LinalgPolicy policy(linalg::LinalgEnv(env).actionLayout(), config.policy);
+  torch::optim::Adam optimizer(policy.parameters(),
+                               torch::optim::AdamOptions(1e-2));
+  ImitationOptions options;
+  options.epochs = 60;
+  options.entropyCoef = 0;
+  ImitationReport report = imitate(policy, optimizer, *demos, options);
+  EXPECT_EQ(report.demonstrations, 3);
+  EXPECT_EQ(report.skipped, 0);
+  EXPECT_GT(report.demonstrationGeomean, 0);
+  EXPECT_GT(report.actionProbability, 0.9);
+
+  for (size_t i = 0; i < programs().size(); ++i) {
+    auto episode =
+        runPolicyEpisode(*server, policy, programs()[i], /*greedy=*/true, 0);
+    ASSERT_TRUE(episode.ok()) << episode.error().message;
+    EXPECT_EQ(episode->schedule, (*demos)[i].schedule) << programs()[i];
+  }
+  server->close();
+}
+
+TEST(Imitation, FailedDemonstrationsAreLeftOut) {
+  PolicyConfig config = tinyPolicyConfig();
+  LinalgPolicy policy(defaultLayout(), config);
+  torch::optim::Adam optimizer(policy.parameters(),
+                               torch::optim::AdamOptions(1e-3));
+  linalg::Demonstration failed;
+  failed.observations.push_back({});
+  failed.actions.push_back({});
+  failed.rewards.push_back(-1);
+  failed.error = "the candidate's outputs differ from the baseline's";
+  ImitationReport report = imitate(policy, optimizer, {failed}, {});
+  EXPECT_EQ(report.demonstrations, 0);
+  EXPECT_EQ(report.skipped, 1);
+  EXPECT_EQ(report.steps, 0);
+}
+
+TEST(Imitation, TrainingClonesOnceBeforeTheFirstIteration) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  config.iterations = 1;
+  config.imitationEpochs = 5;
+  TrainOptions options;
+  options.runDir = run.string();
+  options.trainPrograms = programs();
+  int cloned = 0;
+  options.onImitation = [&](const ImitationReport &) { ++cloned; };
+  Status status = trainPpo(config, options, nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(cloned, 1);
+  auto report = nlohmann::json::parse(readFile(run / "imitation.json"));
+  EXPECT_EQ(report.value("demonstrations", 0), 3);
+  EXPECT_GT(report.value("steps", 0), 3);
+  EXPECT_GT(report.value("action_probability", 0.0), 0);
+  EXPECT_EQ(readJsonLines(run / "metrics.jsonl").size(), 1u);
+
+  // A resumed run continues from the checkpoint; it does not clone again.
+  config.iterations = 2;
+  options.resume = true;
+  status = trainPpo(config, options, nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(cloned, 1);
+  EXPECT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
+}
+
+} // namespace
