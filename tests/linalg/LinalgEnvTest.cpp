@@ -16,15 +16,28 @@ namespace {
 const std::string kMatmulRelu =
     std::string(RLOPT_TEST_DATA) + "/env/matmul_relu.mlir";
 
+std::filesystem::path cacheFile() {
+  return std::filesystem::temp_directory_path() /
+         ("rlopt-env-test-" + std::to_string(getpid()) + ".sqlite");
+}
+
+/// The binary's measurement cache goes when its tests end.
+class RemoveCacheFile : public ::testing::Environment {
+public:
+  void TearDown() override {
+    for (const char *suffix : {"", "-wal", "-shm"})
+      std::filesystem::remove(cacheFile().string() + suffix);
+  }
+};
+const ::testing::Environment *const removeCacheFile =
+    ::testing::AddGlobalTestEnvironment(new RemoveCacheFile);
+
 EnvConfig fastConfig() {
   EnvConfig config;
   config.measure.timing.repetitions = 1;
   config.measure.timing.maxRounds = 1;
   config.measure.timing.minSampleMs = 0.1;
-  config.cachePath =
-      (std::filesystem::temp_directory_path() /
-       ("rlopt-env-test-" + std::to_string(getpid()) + ".sqlite"))
-          .string();
+  config.cachePath = cacheFile().string();
   return config;
 }
 
