@@ -2,6 +2,7 @@
 
 #include "rlopt/linalg/Heuristic.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace rlopt::linalg {
@@ -81,20 +82,41 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
   case ParamKind::PerLoop: {
     if (step.params.size() > cfg.maxLoops)
       return {};
+    const OpState *op = env.currentOpState();
+    if (!op)
+      return {};
     bool parallel = step.name != "tile";
     for (unsigned l = 0; l < step.params.size(); ++l) {
       unsigned head = parallel ? env.parallelHead(l) : env.tileHead(l);
+      int64_t wanted = step.params[l];
+      // The whole loop is the same as 0: the loop stays untiled.
+      if (l >= op->numLoops() || wanted >= op->ranges[l])
+        continue;
+      // A size that divides its loop rounds to a candidate that does too:
+      // full tiles are what lets convolutions vectorize.
+      bool divides = wanted > 0 && op->ranges[l] % wanted == 0;
       size_t best = 0;
-      for (size_t c = 1; c < cfg.tileSizes.size(); ++c)
-        if (cfg.tileSizes[c] <= step.params[l] && obs.masks[head][c] &&
-            cfg.tileSizes[c] > cfg.tileSizes[best])
+      for (size_t c = 1; c < cfg.tileSizes.size(); ++c) {
+        int64_t size = cfg.tileSizes[c];
+        if (size <= wanted && obs.masks[head][c] &&
+            size > cfg.tileSizes[best] &&
+            (!divides || op->ranges[l] % size == 0))
           best = c;
+      }
       first.values[head] = best;
     }
     actions.push_back(first);
     break;
   }
-  case ParamKind::Permutation:
+  case ParamKind::Permutation: {
+    const OpState *op = env.currentOpState();
+    std::vector<int64_t> sorted = step.params;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t l = 0; l < sorted.size(); ++l)
+      if (sorted[l] != (int64_t)l)
+        return {};
+    if (!op || sorted.size() != op->numLoops())
+      return {};
     if (env.enumeratedInterchange()) {
       int64_t candidate = swapIndex(step.params);
       if (candidate < 0)
@@ -112,6 +134,7 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
       actions.push_back(pointer);
     }
     break;
+  }
   }
   if (!allowedBy(obs, actions.front()))
     return {};

@@ -172,6 +172,11 @@ const Program *LinalgEnv::program() const {
   return episode ? episode->program.get() : nullptr;
 }
 
+const OpState *LinalgEnv::currentOpState() const {
+  int index = currentOp();
+  return index < 0 ? nullptr : &episode->state.ops[index];
+}
+
 Schedule LinalgEnv::schedule() const {
   Schedule schedule;
   if (!episode)

@@ -25,9 +25,12 @@ struct Demonstration {
 };
 
 /// The actions that apply `step` to the op `env` is scheduling: one, or one
-/// per placed level for a level-pointer interchange. Tile sizes round down
-/// to the largest candidate that fits. Empty when the action space cannot
-/// express the step or its masks forbid it.
+/// per placed level for a level-pointer interchange. A tile size of the
+/// whole loop becomes 0; others round down to the largest candidate that
+/// fits, and that divides the loop when the size did. Empty when the action
+/// space cannot express the step (an unknown name, a permutation of another
+/// length, an interchange that is not one swap in the enumerated mode) or
+/// `obs` masks its first action.
 std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
                                    const TransformStep &step);
 

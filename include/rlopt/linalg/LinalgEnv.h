@@ -49,6 +49,9 @@ public:
   int currentOp() const;
   /// The program of the current episode; null before the first reset.
   const Program *program() const;
+  /// The state (loop ranges after the steps so far) of the op being
+  /// scheduled; null when the episode is over.
+  const OpState *currentOpState() const;
 
   /// The layout as plain numbers, for policies.
   ActionLayout actionLayout() const;

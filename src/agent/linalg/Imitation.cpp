@@ -39,10 +39,9 @@ static int demonstrateShare(measure::WorkerChannel &channel,
   return 0;
 }
 
-Result<std::vector<linalg::Demonstration>>
-collectHeuristicDemonstrations(const linalg::EnvConfig &env,
-                               const std::vector<std::string> &programs,
-                               int workers) {
+Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
+    const linalg::EnvConfig &env, const std::vector<std::string> &programs,
+    int workers, const std::atomic<bool> *stopRequested) {
   size_t stride =
       std::max<size_t>(1, std::min<size_t>(workers, programs.size()));
   measure::WorkerLimits limits;
@@ -62,15 +61,23 @@ collectHeuristicDemonstrations(const linalg::EnvConfig &env,
   // Program i comes from child i % stride, in order.
   std::vector<linalg::Demonstration> demos;
   for (size_t i = 0; i < programs.size(); ++i) {
+    if (stopRequested && stopRequested->load())
+      return makeError("stopped while collecting demonstrations; nothing "
+                       "was trained");
     auto message = children[i % stride].receive();
     if (!message)
-      return makeError("demonstrations: " + message.error().message);
+      return makeError(programs[i] +
+                       ": demonstration: " + message.error().message);
     auto json = nlohmann::json::parse(*message, nullptr, false);
     if (json.is_discarded())
-      return makeError("demonstrations: a worker sent a malformed message");
-    if (json.contains("error"))
-      return makeError(json["error"].get<std::string>());
-    demos.push_back(linalg::Demonstration::fromJson(json["demonstration"]));
+      return makeError(programs[i] +
+                       ": demonstration: the worker sent a malformed message");
+    linalg::Demonstration demo;
+    if (json.contains("demonstration"))
+      demo = linalg::Demonstration::fromJson(json["demonstration"]);
+    else
+      demo.error = json.value("error", "no demonstration");
+    demos.push_back(std::move(demo));
   }
   for (measure::Worker &child : children)
     child.finish();
@@ -89,8 +96,10 @@ ImitationReport imitate(LinalgPolicy &policy,
   std::vector<float> returns;
   double logSum = 0;
   for (const linalg::Demonstration &demo : demos) {
-    if (!demo.error.empty() || demo.speedup <= 0 || demo.actions.empty()) {
-      report.skipped += !demo.actions.empty();
+    if (demo.error.empty() && demo.actions.empty())
+      continue; // nothing to schedule
+    if (!demo.error.empty() || demo.speedup <= 0) {
+      ++report.skipped;
       continue;
     }
     ++report.demonstrations;

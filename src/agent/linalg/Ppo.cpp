@@ -199,8 +199,9 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   double collectSeconds = 0;
   if (config.imitationEpochs > 0 && !resuming) {
     auto collectStart = Clock::now();
-    auto collected = collectHeuristicDemonstrations(
-        config.env, options.trainPrograms, config.workers);
+    auto collected =
+        collectHeuristicDemonstrations(config.env, options.trainPrograms,
+                                       config.workers, options.stopRequested);
     if (!collected)
       return collected.error();
     demonstrations = std::move(*collected);
@@ -251,6 +252,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     truncateMetrics(metricsPath, firstIteration - 1);
     truncateMetrics(episodesPath, firstIteration - 1);
   } else {
+    // A fresh run in a used directory: nothing of the old run may resume.
+    for (const std::string &path :
+         {checkpointPath, optimizerPath, imitationPath})
+      fs::remove(path, ec);
     std::ofstream(metricsPath, std::ios::trunc);
     std::ofstream(episodesPath, std::ios::trunc);
   }

@@ -7,6 +7,7 @@
 
 #include <torch/torch.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,12 @@ namespace rlopt::agent {
 
 /// The heuristic's demonstration of every program in `programs`, in that
 /// order, collected by `workers` forked processes. Fork before LibTorch
-/// starts its threads. A program the environment cannot load is an error;
-/// a schedule that fails to measure is a demonstration with an `error`.
-Result<std::vector<linalg::Demonstration>>
-collectHeuristicDemonstrations(const linalg::EnvConfig &env,
-                               const std::vector<std::string> &programs,
-                               int workers);
+/// starts its threads. A program that cannot be demonstrated (it does not
+/// load, its schedule fails) gets a demonstration with an `error`; a worker
+/// that crashes, or `stopRequested`, ends the collection with an error.
+Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
+    const linalg::EnvConfig &env, const std::vector<std::string> &programs,
+    int workers, const std::atomic<bool> *stopRequested = nullptr);
 
 struct ImitationOptions {
   int epochs = 20;
@@ -33,7 +34,7 @@ struct ImitationOptions {
 /// What behaviour cloning did (imitation.json of a training run).
 struct ImitationReport {
   int demonstrations = 0; ///< measured, correct ones learned from
-  int skipped = 0;        ///< failed ones left out
+  int skipped = 0;        ///< failed or wrong ones, left out
   int steps = 0;
   double demonstrationGeomean = 0; ///< the demonstrations' speedup
   /// Mean probability the policy gives the demonstrated actions, after.
