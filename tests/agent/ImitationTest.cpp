@@ -41,6 +41,7 @@ TEST(Imitation, ClonedPolicySchedulesLikeTheHeuristic) {
                                torch::optim::AdamOptions(1e-2));
   ImitationOptions options;
   options.epochs = 60;
+  options.minibatchSize = 4;
   options.entropyCoef = 0;
   ImitationReport report = imitate(policy, optimizer, *demos, options);
   EXPECT_EQ(report.demonstrations, 3);
@@ -100,6 +101,41 @@ TEST(Imitation, TrainingClonesOnceBeforeTheFirstIteration) {
   ASSERT_TRUE(status.ok()) << status.error().message;
   EXPECT_EQ(cloned, 1);
   EXPECT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
+}
+
+// Killed after cloning, before the first iteration's checkpoint: the clone
+// (iteration 0) is what --resume continues from, without cloning again.
+TEST(Imitation, ResumeAfterCloningStartsAtTheFirstIteration) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run", saved = scratch / "saved";
+  fs::create_directories(saved);
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  config.iterations = 1;
+  config.imitationEpochs = 2;
+  TrainOptions options;
+  options.runDir = run.string();
+  options.trainPrograms = programs();
+  int cloned = 0;
+  options.onImitation = [&](const ImitationReport &) {
+    ++cloned;
+    for (const char *file : {"checkpoint.pt", "optimizer.pt"})
+      fs::copy_file(run / file, saved / file);
+  };
+  Status status = trainPpo(config, options, nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  ASSERT_EQ(cloned, 1);
+  for (const char *file : {"checkpoint.pt", "optimizer.pt"})
+    fs::copy_file(saved / file, run / file,
+                  fs::copy_options::overwrite_existing);
+
+  options.resume = true;
+  status = trainPpo(config, options, nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(cloned, 1);
+  auto metrics = readJsonLines(run / "metrics.jsonl");
+  ASSERT_EQ(metrics.size(), 1u) << "iteration 1 once, not twice";
+  EXPECT_EQ(metrics[0].value("iteration", 0), 1);
+  EXPECT_TRUE(fs::exists(run / "imitation.json"));
 }
 
 } // namespace

@@ -159,7 +159,9 @@ TEST(PpoConfig, NegativeCoefficientsAndGradNormAreErrors) {
                                      {{"max_grad_norm", 0}},
                                      {{"value_coef", -1}},
                                      {{"entropy_coef", -0.01}},
-                                     {{"imitation_epochs", -1}}})
+                                     {{"imitation_epochs", -1}},
+                                     {{"imitation_learning_rate", 0}},
+                                     {{"imitation_minibatch_size", 0}}})
     expectErrorMentioning(PpoConfig::fromJson(json, "c.json"), {"c.json"},
                           json.dump());
 }
@@ -209,12 +211,19 @@ TEST(PpoConfig, ImitationConfigIsTheDefaultWithAWarmStart) {
   ASSERT_TRUE(paper.ok()) << paper.error().message;
   ASSERT_TRUE(imitation.ok()) << imitation.error().message;
   EXPECT_EQ(paper->imitationEpochs, 0);
-  EXPECT_EQ(imitation->imitationEpochs, 30);
+  EXPECT_EQ(imitation->imitationEpochs, 40);
   std::vector<int64_t> sizes = imitation->env.tileSizes;
   for (int64_t divisor : {7, 14, 28})
     EXPECT_TRUE(std::count(sizes.begin(), sizes.end(), divisor)) << divisor;
+  // PPO fine-tunes the cloned policy at a tenth of the paper's rate: at
+  // 1e-3 its first updates undo what cloning learned.
+  EXPECT_LT(imitation->learningRate, paper->learningRate);
+  EXPECT_EQ(imitation->imitationLearningRate, paper->learningRate);
+  // Nothing else differs from the paper's config.
   PpoConfig same = *imitation;
   same.imitationEpochs = paper->imitationEpochs;
   same.env.tileSizes = paper->env.tileSizes;
+  same.learningRate = paper->learningRate;
+  same.iterations = paper->iterations;
   EXPECT_EQ(same.toJson(), paper->toJson());
 }

@@ -26,6 +26,22 @@ std::vector<int> metricIterations(const fs::path &run) {
   return iterations;
 }
 
+/// The run's training time after each metrics line.
+std::vector<double> metricElapsedSeconds(const fs::path &run) {
+  std::vector<double> elapsed;
+  std::ifstream in(run / "metrics.jsonl");
+  std::string line;
+  while (std::getline(in, line)) {
+    auto json = nlohmann::json::parse(line, nullptr, false);
+    elapsed.push_back(
+        json.is_discarded()
+            ? -1
+            : json.value(nlohmann::json::json_pointer("/time/elapsed_s"),
+                         -1.0));
+  }
+  return elapsed;
+}
+
 /// How many episodes.jsonl lines each iteration has.
 std::map<int, int> episodesPerIteration(const fs::path &run) {
   std::map<int, int> counts;
@@ -110,6 +126,12 @@ TEST_F(TrainCliTest, KilledRunResumesWithEveryIterationOnce) {
     expected[i] = 2;
   EXPECT_EQ(episodes, expected)
       << "each iteration's episodes appear once, killed iteration included";
+  // The training time goes on from where the killed process left it.
+  std::vector<double> elapsed = metricElapsedSeconds(run);
+  ASSERT_EQ(elapsed.size(), 6u);
+  EXPECT_GT(elapsed[0], 0);
+  for (size_t i = 1; i < elapsed.size(); ++i)
+    EXPECT_GT(elapsed[i], elapsed[i - 1]) << "iteration " << i + 1;
   EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
   EXPECT_GT(fs::file_size(run / "policy.pt"), 0u);
   EXPECT_TRUE(fs::is_regular_file(run / "checkpoint.pt"));

@@ -68,18 +68,19 @@ int runTrain(int argc, char **argv) {
                options.runDir.c_str());
   Status status =
       agent::trainPpo(config, options, [&](const agent::IterationMetrics &m) {
+        // elapsed_s spans the whole run, also across resumes.
         double perIteration = m.elapsedSeconds / m.iteration;
         double eta = perIteration * (config.iterations - m.iteration);
-        std::fprintf(
-            stderr,
-            "iter %d/%d  episodes %d  reward %.3f  geomean %.2fx  "
-            "entropy %.3f  pi %.3f  v %.3f%s  ETA %.0fs\n",
-            m.iteration, config.iterations, m.episodes, m.meanReward,
-            m.geomeanSpeedup, m.entropy, m.policyLoss, m.valueLoss,
-            m.validationGeomean >= 0
-                ? ("  val " + std::to_string(m.validationGeomean)).c_str()
-                : "",
-            eta);
+        char validation[32] = "";
+        if (m.validationGeomean >= 0)
+          std::snprintf(validation, sizeof validation, "  val %.2fx",
+                        m.validationGeomean);
+        std::fprintf(stderr,
+                     "iter %d/%d  episodes %d  reward %.3f  geomean %.2fx  "
+                     "entropy %.3f  pi %.3f  v %.3f%s  ETA %.0fs\n",
+                     m.iteration, config.iterations, m.episodes, m.meanReward,
+                     m.geomeanSpeedup, m.entropy, m.policyLoss, m.valueLoss,
+                     validation, eta);
       });
   if (!status)
     return fail(status.error().message, ExitFailure);

@@ -134,8 +134,7 @@ ImitationReport imitate(LinalgPolicy &policy,
                        torch::kInt64)
           .clone();
   torch::Tensor retT = torch::tensor(returns);
-  int64_t minibatch =
-      std::max<int64_t>(1, batch / std::max(1, options.minibatches));
+  int64_t minibatch = std::max(1, options.minibatchSize);
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     torch::Tensor order = torch::randperm(batch);
     for (int64_t begin = 0; begin < batch; begin += minibatch) {

@@ -24,6 +24,11 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+void setLearningRate(torch::optim::Adam &optimizer, double rate) {
+  for (auto &group : optimizer.param_groups())
+    static_cast<torch::optim::AdamOptions &>(group.options()).lr(rate);
+}
+
 /// One episode's transitions.
 struct Trajectory {
   std::string program, schedule;
@@ -149,16 +154,21 @@ double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
 
 /// Keeps the metrics lines up to `iteration` (a resumed run rewrites the
 /// rest).
-void truncateMetrics(const std::string &path, int iteration) {
+/// Keeps the lines up to `iteration` and returns the last one kept.
+nlohmann::json truncateMetrics(const std::string &path, int iteration) {
   std::ifstream in(path);
   std::string line, kept;
+  nlohmann::json last = nlohmann::json::object();
   while (std::getline(in, line)) {
     auto json = nlohmann::json::parse(line, nullptr, false);
-    if (!json.is_discarded() && json.value("iteration", 0) <= iteration)
+    if (!json.is_discarded() && json.value("iteration", 0) <= iteration) {
       kept += line + "\n";
+      last = std::move(json);
+    }
   }
   in.close();
   std::ofstream(path, std::ios::trunc) << kept;
+  return last;
 }
 
 } // namespace
@@ -230,6 +240,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         options.runDir + "/config.json", imitationPath})
     removeLeftoverTemporaries(path);
   int firstIteration = 1;
+  double elapsedBefore = 0; // training time of the run before a resume
   if (resuming) {
     nlohmann::json extra;
     auto loaded = LinalgPolicy::load(checkpointPath, layout, &extra);
@@ -248,8 +259,13 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       target[i].copy_(source[i]);
     if (fs::exists(optimizerPath))
       torch::load(optimizer, optimizerPath);
+    // The saved state carries the rate it was saved with.
+    setLearningRate(optimizer, config.learningRate);
     firstIteration = extra.value("iteration", 0) + 1;
-    truncateMetrics(metricsPath, firstIteration - 1);
+    nlohmann::json lastMetrics =
+        truncateMetrics(metricsPath, firstIteration - 1);
+    elapsedBefore =
+        lastMetrics.value(nlohmann::json::json_pointer("/time/elapsed_s"), 0.0);
     truncateMetrics(episodesPath, firstIteration - 1);
   } else {
     // A fresh run in a used directory: nothing of the old run may resume.
@@ -267,13 +283,15 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   if (!demonstrations.empty()) {
     ImitationOptions imitation;
     imitation.epochs = config.imitationEpochs;
-    imitation.minibatches = config.minibatches;
+    imitation.minibatchSize = config.imitationMinibatchSize;
     imitation.gamma = config.gamma;
     imitation.valueCoef = config.valueCoef;
     imitation.entropyCoef = config.entropyCoef;
     imitation.maxGradNorm = config.maxGradNorm;
+    setLearningRate(optimizer, config.imitationLearningRate);
     ImitationReport report =
         imitate(policy, optimizer, demonstrations, imitation);
+    setLearningRate(optimizer, config.learningRate);
     report.collectSeconds = collectSeconds;
     if (Status s =
             writeFileAtomically(imitationPath, report.toJson().dump(2) + "\n");
@@ -413,7 +431,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         return evaluated.error();
       m.validationGeomean = geomeanSpeedup(evaluated->trajectories);
     }
-    m.elapsedSeconds = secondsSince(trainStart);
+    m.elapsedSeconds = elapsedBefore + secondsSince(trainStart);
 
     bool stopping = options.stopRequested && options.stopRequested->load();
     {

@@ -24,6 +24,8 @@ nlohmann::json PpoConfig::toJson() const {
           {"eval_programs", evalPrograms},
           {"seed", seed},
           {"imitation_epochs", imitationEpochs},
+          {"imitation_learning_rate", imitationLearningRate},
+          {"imitation_minibatch_size", imitationMinibatchSize},
           {"policy", policy.toJson()},
           {"env", env.toJson()}};
 }
@@ -49,6 +51,8 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
                                               "eval_programs",
                                               "seed",
                                               "imitation_epochs",
+                                              "imitation_learning_rate",
+                                              "imitation_minibatch_size",
                                               "policy",
                                               "env"};
   for (auto it = json.begin(); it != json.end(); ++it)
@@ -73,7 +77,11 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
         readField(json, "eval_every", c.evalEvery, where),
         readField(json, "eval_programs", c.evalPrograms, where),
         readField(json, "seed", c.seed, where),
-        readField(json, "imitation_epochs", c.imitationEpochs, where)})
+        readField(json, "imitation_epochs", c.imitationEpochs, where),
+        readField(json, "imitation_learning_rate", c.imitationLearningRate,
+                  where),
+        readField(json, "imitation_minibatch_size", c.imitationMinibatchSize,
+                  where)})
     if (!s)
       return s.error();
   if (json.contains("policy")) {
@@ -91,6 +99,7 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
   if (c.learningRate <= 0 || c.clip <= 0 || c.epochs < 1 || c.minibatches < 1 ||
       c.programsPerIteration < 1 || c.iterations < 1 || c.workers < 1 ||
       c.checkpointEvery < 1 || c.evalEvery < 0 || c.imitationEpochs < 0 ||
+      c.imitationLearningRate <= 0 || c.imitationMinibatchSize < 1 ||
       c.gamma < 0 || c.gamma > 1 || c.gaeLambda < 0 || c.gaeLambda > 1 ||
       c.maxGradNorm <= 0 || c.valueCoef < 0 || c.entropyCoef < 0)
     return makeError(where + ": a hyperparameter is out of range (rates, "

@@ -24,7 +24,7 @@ Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
 
 struct ImitationOptions {
   int epochs = 20;
-  int minibatches = 4;
+  int minibatchSize = 64; ///< demonstrated steps per update
   double gamma = 1.0;
   double valueCoef = 0.5;
   double entropyCoef = 0.01;

@@ -33,6 +33,10 @@ struct PpoConfig {
   /// Epochs of behaviour cloning from the heuristic's schedules of the
   /// training programs before the first iteration; 0 = none (the paper).
   int imitationEpochs = 0;
+  /// Behaviour cloning takes many small steps: its own rate and minibatch
+  /// size, so PPO can fine-tune the cloned policy with a gentler rate.
+  double imitationLearningRate = 1e-3;
+  int imitationMinibatchSize = 64; ///< demonstrated steps per update
   PolicyConfig policy;
   linalg::EnvConfig env;
 
