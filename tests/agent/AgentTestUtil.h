@@ -53,6 +53,19 @@ inline PpoConfig tinyPpoConfig(const std::string &cache) {
   return config;
 }
 
+/// Three small training programs: two ops, one op, and a chain of four.
+inline std::vector<std::string> tinyTrainPrograms() {
+  return {fixturePath("matmul"), fixturePath("add"), fixturePath("chain")};
+}
+
+/// A training run of `tinyTrainPrograms` in `runDir`.
+inline TrainOptions tinyTrainOptions(const fs::path &runDir) {
+  TrainOptions options;
+  options.runDir = runDir.string();
+  options.trainPrograms = tinyTrainPrograms();
+  return options;
+}
+
 /// The lines of a JSON-lines file; a line that is not JSON is a failure.
 inline std::vector<nlohmann::json> readJsonLines(const fs::path &path) {
   std::vector<nlohmann::json> lines;

@@ -15,8 +15,14 @@ using namespace rlopt::agent::testing;
 
 namespace {
 
-std::vector<std::string> programs() {
-  return {fixturePath("matmul"), fixturePath("add"), fixturePath("chain")};
+std::vector<std::string> programs() { return tinyTrainPrograms(); }
+
+/// A one-iteration run that clones for `epochs` first.
+PpoConfig cloningConfig(const ScratchDir &scratch, int epochs) {
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  config.iterations = 1;
+  config.imitationEpochs = epochs;
+  return config;
 }
 
 TEST(Imitation, ClonedPolicySchedulesLikeTheHeuristic) {
@@ -77,12 +83,8 @@ TEST(Imitation, FailedDemonstrationsAreLeftOut) {
 TEST(Imitation, TrainingClonesOnceBeforeTheFirstIteration) {
   ScratchDir scratch;
   fs::path run = scratch / "run";
-  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
-  config.iterations = 1;
-  config.imitationEpochs = 5;
-  TrainOptions options;
-  options.runDir = run.string();
-  options.trainPrograms = programs();
+  PpoConfig config = cloningConfig(scratch, 5);
+  TrainOptions options = tinyTrainOptions(run);
   int cloned = 0;
   options.onImitation = [&](const ImitationReport &) { ++cloned; };
   Status status = trainPpo(config, options, nullptr);
@@ -109,12 +111,8 @@ TEST(Imitation, ResumeAfterCloningStartsAtTheFirstIteration) {
   ScratchDir scratch;
   fs::path run = scratch / "run", saved = scratch / "saved";
   fs::create_directories(saved);
-  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
-  config.iterations = 1;
-  config.imitationEpochs = 2;
-  TrainOptions options;
-  options.runDir = run.string();
-  options.trainPrograms = programs();
+  PpoConfig config = cloningConfig(scratch, 2);
+  TrainOptions options = tinyTrainOptions(run);
   int cloned = 0;
   options.onImitation = [&](const ImitationReport &) {
     ++cloned;

@@ -16,17 +16,6 @@ using namespace rlopt::agent::testing;
 
 namespace {
 
-std::vector<std::string> trainPrograms() {
-  return {fixturePath("matmul"), fixturePath("add"), fixturePath("chain")};
-}
-
-TrainOptions optionsFor(const fs::path &runDir) {
-  TrainOptions options;
-  options.runDir = runDir.string();
-  options.trainPrograms = trainPrograms();
-  return options;
-}
-
 /// (program, schedule) of every episode of `iteration`, in file order.
 std::vector<std::pair<std::string, std::string>>
 episodesOf(const fs::path &runDir, int iteration) {
@@ -48,7 +37,7 @@ TEST(TrainPpo, TinyRunWritesMetricsEpisodesAndAPolicy) {
   config.seed = 7;
   config.evalEvery = 2;
   config.evalPrograms = 1;
-  TrainOptions options = optionsFor(run);
+  TrainOptions options = tinyTrainOptions(run);
   options.validationPrograms = {fixturePath("mul")};
 
   std::vector<IterationMetrics> reported;
@@ -180,7 +169,7 @@ TEST(TrainPpo, SameSeedGivesTheSameFirstIterationSchedules) {
     PpoConfig config = tinyPpoConfig(cache);
     config.iterations = 1;
     config.seed = seed;
-    Status status = trainPpo(config, optionsFor(scratch / name), nullptr);
+    Status status = trainPpo(config, tinyTrainOptions(scratch / name), nullptr);
     EXPECT_TRUE(status.ok()) << status.error().message;
     return episodesOf(scratch / name, 1);
   };
@@ -201,7 +190,7 @@ TEST(TrainPpo, BadInputsAreErrors) {
   config.workers = 1;
   config.programsPerIteration = 1;
 
-  TrainOptions none = optionsFor(scratch / "none");
+  TrainOptions none = tinyTrainOptions(scratch / "none");
   none.trainPrograms.clear();
   Status status = trainPpo(config, none, nullptr);
   EXPECT_FALSE(status.ok());
@@ -209,7 +198,7 @@ TEST(TrainPpo, BadInputsAreErrors) {
   // A program that does not load fails the run with its name, no hang.
   std::string broken = (scratch / "broken.mlir").string();
   writeFile(broken, "func.func @f( {\n");
-  TrainOptions bad = optionsFor(scratch / "bad");
+  TrainOptions bad = tinyTrainOptions(scratch / "bad");
   bad.trainPrograms = {broken};
   status = trainPpo(config, bad, nullptr);
   ASSERT_FALSE(status.ok());
@@ -218,7 +207,8 @@ TEST(TrainPpo, BadInputsAreErrors) {
 
   // A run directory that cannot be created.
   writeFile(scratch / "file", "x");
-  status = trainPpo(config, optionsFor(scratch / "file" / "run"), nullptr);
+  status =
+      trainPpo(config, tinyTrainOptions(scratch / "file" / "run"), nullptr);
   EXPECT_FALSE(status.ok());
 }
 
@@ -229,7 +219,7 @@ TEST(TrainPpo, ResumeWithAnotherPolicyConfigIsAnError) {
   config.iterations = 1;
   config.workers = 1;
   config.programsPerIteration = 1;
-  TrainOptions options = optionsFor(scratch / "run");
+  TrainOptions options = tinyTrainOptions(scratch / "run");
   Status status = trainPpo(config, options, nullptr);
   ASSERT_TRUE(status.ok()) << status.error().message;
 
