@@ -1,5 +1,6 @@
 #include "rlopt/linalg/Measurement.h"
 
+#include "rlopt/core/Memory.h"
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Executor.h"
 #include "rlopt/linalg/Lowering.h"
@@ -10,7 +11,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <malloc.h>
 
 extern "C" void omp_set_num_threads(int);
 
@@ -133,15 +133,11 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
   if (!go || *go != "run")
     return 0;
 
-  // Keep freed heap memory in the process. A lowered kernel mallocs and
-  // frees its intermediate buffers on every call; by default glibc serves a
-  // large block with mmap, or trims the heap top once free space passes
-  // twice the last such block, so two 25 MB buffers go back to the kernel on
-  // every free and every call pays first-touch page faults on them (~200 ms
-  // on a VM, against a 15 ms kernel). A real runtime reuses its buffers:
-  // time the steady state, alike for both sides.
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, -1);
+  // A lowered kernel mallocs and frees its intermediate buffers on every
+  // call; returned to the kernel, two 25 MB buffers cost ~200 ms of page
+  // faults per call on a VM, against a 15 ms kernel. A real runtime reuses
+  // its buffers: time the steady state, alike for both sides.
+  keepFreedHeapMemory();
 
   std::string threads = std::to_string(options.threads);
   setenv("OMP_NUM_THREADS", threads.c_str(), 1);

@@ -80,6 +80,87 @@ TEST(Imitation, FailedDemonstrationsAreLeftOut) {
   EXPECT_EQ(report.steps, 0);
 }
 
+// A program the heuristic cannot demonstrate comes back with its error, in
+// its place, and cloning learns from the others.
+TEST(Imitation, AProgramThatDoesNotLoadIsLeftOut) {
+  ScratchDir scratch;
+  fs::path broken = scratch / "broken.mlir";
+  writeFile(broken.string(), "func.func @f( {\n");
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  auto demos = collectHeuristicDemonstrations(
+      config.env, {fixturePath("add"), broken.string()}, 2);
+  ASSERT_TRUE(demos.ok()) << demos.error().message;
+  ASSERT_EQ(demos->size(), 2u);
+  EXPECT_TRUE((*demos)[0].error.empty()) << (*demos)[0].error;
+  EXPECT_FALSE((*demos)[1].error.empty());
+
+  LinalgPolicy policy(linalg::LinalgEnv(config.env).actionLayout(),
+                      config.policy);
+  torch::optim::Adam optimizer(policy.parameters(),
+                               torch::optim::AdamOptions(1e-3));
+  ImitationOptions options;
+  options.epochs = 1;
+  ImitationReport report = imitate(policy, optimizer, *demos, options);
+  EXPECT_EQ(report.demonstrations, 1);
+  EXPECT_EQ(report.skipped, 1);
+  EXPECT_GT(report.steps, 0);
+}
+
+TEST(Imitation, StopEndsCollectionAndLearning) {
+  ScratchDir scratch;
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  std::atomic<bool> stop{true};
+  auto demos = collectHeuristicDemonstrations(config.env, programs(), 2, &stop);
+  ASSERT_FALSE(demos.ok());
+  EXPECT_NE(demos.error().message.find("stopped"), std::string::npos)
+      << demos.error().message;
+
+  stop = false;
+  demos = collectHeuristicDemonstrations(config.env, {fixturePath("add")}, 1);
+  ASSERT_TRUE(demos.ok()) << demos.error().message;
+  LinalgPolicy policy(linalg::LinalgEnv(config.env).actionLayout(),
+                      config.policy);
+  torch::optim::Adam optimizer(policy.parameters(),
+                               torch::optim::AdamOptions(1e-3));
+  ImitationOptions options;
+  options.epochs = 1000;
+  options.stopRequested = &stop;
+  stop = true;
+  ImitationReport report = imitate(policy, optimizer, *demos, options);
+  EXPECT_TRUE(report.stopped);
+}
+
+// Ctrl-C right after cloning: the clone is saved as iteration 0 and the run
+// ends cleanly; --resume starts at iteration 1 without cloning again.
+TEST(Imitation, StopAfterCloningKeepsTheClone) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  PpoConfig config = cloningConfig(scratch, 2);
+  TrainOptions options = tinyTrainOptions(run);
+  std::atomic<bool> stop{false};
+  options.stopRequested = &stop;
+  int cloned = 0;
+  options.onImitation = [&](const ImitationReport &) {
+    ++cloned;
+    stop = true;
+  };
+  Status status = trainPpo(config, options, nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(cloned, 1);
+  EXPECT_TRUE(readJsonLines(run / "metrics.jsonl").empty());
+  EXPECT_TRUE(fs::exists(run / "checkpoint.pt"));
+  EXPECT_TRUE(fs::exists(run / "policy.pt"));
+
+  stop = false;
+  options.resume = true;
+  status = trainPpo(config, options, nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(cloned, 1);
+  auto metrics = readJsonLines(run / "metrics.jsonl");
+  ASSERT_EQ(metrics.size(), 1u);
+  EXPECT_EQ(metrics[0].value("iteration", 0), 1);
+}
+
 TEST(Imitation, TrainingClonesOnceBeforeTheFirstIteration) {
   ScratchDir scratch;
   fs::path run = scratch / "run";

@@ -137,9 +137,14 @@ TEST(PpoConfig, OutOfRangeValuesAreErrors) {
       {{"env", {{"repetitions", 0}}}},
       {{"env", {{"reward", "sometimes"}}}},
   };
-  for (const nlohmann::json &json : bad)
-    expectErrorMentioning(PpoConfig::fromJson(json, "c.json"), {"c.json"},
+  // The error names the file and, for a top-level value, the key.
+  for (const nlohmann::json &json : bad) {
+    std::vector<std::string> named = {"c.json"};
+    if (!json.begin()->is_object())
+      named.push_back(json.begin().key());
+    expectErrorMentioning(PpoConfig::fromJson(json, "c.json"), named,
                           json.dump());
+  }
   // The limits themselves are fine.
   for (const nlohmann::json &json : {nlohmann::json{{"gamma", 0}},
                                      {{"gamma", 1}},
@@ -162,8 +167,8 @@ TEST(PpoConfig, NegativeCoefficientsAndGradNormAreErrors) {
                                      {{"imitation_epochs", -1}},
                                      {{"imitation_learning_rate", 0}},
                                      {{"imitation_minibatch_size", 0}}})
-    expectErrorMentioning(PpoConfig::fromJson(json, "c.json"), {"c.json"},
-                          json.dump());
+    expectErrorMentioning(PpoConfig::fromJson(json, "c.json"),
+                          {"c.json", json.begin().key()}, json.dump());
 }
 
 } // namespace
@@ -203,7 +208,8 @@ TEST(PpoConfig, ShippedAblationsFlipOneSwitchEach) {
 }
 
 // ppo_imitation.json is the paper's config plus the behaviour-cloning warm
-// start and tile candidates that divide CNN feature maps (7, 14, 28).
+// start, a shorter PPO phase at a lower rate, and tile candidates that
+// divide CNN feature maps (7, 14, 28, 49).
 TEST(PpoConfig, ImitationConfigIsTheDefaultWithAWarmStart) {
   std::string dir = std::string(RLOPT_TEST_DATA) + "/../../data/configs/";
   auto paper = PpoConfig::load(dir + "ppo_default.json");
@@ -213,7 +219,7 @@ TEST(PpoConfig, ImitationConfigIsTheDefaultWithAWarmStart) {
   EXPECT_EQ(paper->imitationEpochs, 0);
   EXPECT_EQ(imitation->imitationEpochs, 40);
   std::vector<int64_t> sizes = imitation->env.tileSizes;
-  for (int64_t divisor : {7, 14, 28})
+  for (int64_t divisor : {7, 14, 28, 49})
     EXPECT_TRUE(std::count(sizes.begin(), sizes.end(), divisor)) << divisor;
   // PPO fine-tunes the cloned policy at a tenth of the paper's rate: at
   // 1e-3 its first updates undo what cloning learned.

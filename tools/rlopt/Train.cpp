@@ -68,7 +68,7 @@ int runTrain(int argc, char **argv) {
                options.runDir.c_str());
   Status status =
       agent::trainPpo(config, options, [&](const agent::IterationMetrics &m) {
-        // elapsed_s spans the whole run, also across resumes.
+        // elapsed_s is the PPO time of the run, summed across resumes.
         double perIteration = m.elapsedSeconds / m.iteration;
         double eta = perIteration * (config.iterations - m.iteration);
         char validation[32] = "";

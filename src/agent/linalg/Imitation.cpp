@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 namespace rlopt::agent {
 
@@ -69,14 +70,18 @@ Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
       return makeError(programs[i] +
                        ": demonstration: " + message.error().message);
     auto json = nlohmann::json::parse(*message, nullptr, false);
-    if (json.is_discarded())
+    linalg::Demonstration demo;
+    try {
+      if (json.is_discarded())
+        throw std::invalid_argument("not JSON");
+      if (json.contains("demonstration"))
+        demo = linalg::Demonstration::fromJson(json["demonstration"]);
+      else
+        demo.error = json.value("error", "no demonstration");
+    } catch (const std::exception &) {
       return makeError(programs[i] +
                        ": demonstration: the worker sent a malformed message");
-    linalg::Demonstration demo;
-    if (json.contains("demonstration"))
-      demo = linalg::Demonstration::fromJson(json["demonstration"]);
-    else
-      demo.error = json.value("error", "no demonstration");
+    }
     demos.push_back(std::move(demo));
   }
   for (measure::Worker &child : children)
@@ -136,6 +141,10 @@ ImitationReport imitate(LinalgPolicy &policy,
   torch::Tensor retT = torch::tensor(returns);
   int64_t minibatch = std::max(1, options.minibatchSize);
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    if (options.stopRequested && options.stopRequested->load()) {
+      report.stopped = true;
+      break;
+    }
     torch::Tensor order = torch::randperm(batch);
     for (int64_t begin = 0; begin < batch; begin += minibatch) {
       torch::Tensor idx =

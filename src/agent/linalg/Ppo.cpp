@@ -6,6 +6,7 @@
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/Batch.h"
 #include "rlopt/core/File.h"
+#include "rlopt/core/Memory.h"
 #include "rlopt/linalg/LinalgEnv.h"
 
 #include <chrono>
@@ -152,9 +153,8 @@ double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
   return n ? std::exp(logSum / n) : 0;
 }
 
-/// Keeps the metrics lines up to `iteration` (a resumed run rewrites the
-/// rest).
-/// Keeps the lines up to `iteration` and returns the last one kept.
+/// Keeps the lines up to `iteration` (a resumed run rewrites the rest) and
+/// returns the last one kept.
 nlohmann::json truncateMetrics(const std::string &path, int iteration) {
   std::ifstream in(path);
   std::string line, kept;
@@ -218,6 +218,9 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     collectSeconds = secondsSince(collectStart);
   }
 
+  // Every update allocates and frees the same large activations; without
+  // this a resumed run, whose heap never grew large, learned 5x slower.
+  keepFreedHeapMemory();
   torch::manual_seed(config.seed);
   LinalgPolicy policy(layout, config.policy);
   torch::optim::Adam optimizer(
@@ -227,7 +230,12 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   // a resumed run continues after.
   auto saveCheckpoint = [&](int iteration) -> Status {
     std::string tmp = temporaryPathFor(optimizerPath);
-    torch::save(optimizer, tmp);
+    try {
+      torch::save(optimizer, tmp);
+    } catch (const c10::Error &) {
+      fs::remove(tmp, ec);
+      return makeError(optimizerPath + ": cannot write the optimizer state");
+    }
     std::error_code renameError;
     fs::rename(tmp, optimizerPath, renameError);
     if (renameError)
@@ -257,8 +265,14 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     auto target = policy.parameters();
     for (size_t i = 0; i < source.size(); ++i)
       target[i].copy_(source[i]);
-    if (fs::exists(optimizerPath))
-      torch::load(optimizer, optimizerPath);
+    if (fs::exists(optimizerPath)) {
+      try {
+        torch::load(optimizer, optimizerPath);
+      } catch (const c10::Error &) {
+        return makeError(optimizerPath +
+                         ": not the optimizer state of this run's policy");
+      }
+    }
     // The saved state carries the rate it was saved with.
     setLearningRate(optimizer, config.learningRate);
     firstIteration = extra.value("iteration", 0) + 1;
@@ -288,9 +302,13 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     imitation.valueCoef = config.valueCoef;
     imitation.entropyCoef = config.entropyCoef;
     imitation.maxGradNorm = config.maxGradNorm;
+    imitation.stopRequested = options.stopRequested;
     setLearningRate(optimizer, config.imitationLearningRate);
     ImitationReport report =
         imitate(policy, optimizer, demonstrations, imitation);
+    if (report.stopped)
+      return makeError("stopped while learning from the demonstrations; "
+                       "nothing was saved");
     setLearningRate(optimizer, config.learningRate);
     report.collectSeconds = collectSeconds;
     if (Status s =
@@ -307,6 +325,9 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   auto trainStart = Clock::now();
   for (int iteration = firstIteration; iteration <= config.iterations;
        ++iteration) {
+    // Stopped after cloning: checkpoint 0 is saved, --resume starts here.
+    if (options.stopRequested && options.stopRequested->load())
+      break;
     IterationMetrics m;
     m.iteration = iteration;
     // Seeded per iteration, so a resumed run continues the same sequence.

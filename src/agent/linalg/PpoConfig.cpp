@@ -96,16 +96,31 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
       return env.error();
     c.env = *env;
   }
-  if (c.learningRate <= 0 || c.clip <= 0 || c.epochs < 1 || c.minibatches < 1 ||
-      c.programsPerIteration < 1 || c.iterations < 1 || c.workers < 1 ||
-      c.checkpointEvery < 1 || c.evalEvery < 0 || c.imitationEpochs < 0 ||
-      c.imitationLearningRate <= 0 || c.imitationMinibatchSize < 1 ||
-      c.gamma < 0 || c.gamma > 1 || c.gaeLambda < 0 || c.gaeLambda > 1 ||
-      c.maxGradNorm <= 0 || c.valueCoef < 0 || c.entropyCoef < 0)
-    return makeError(where + ": a hyperparameter is out of range (rates, "
-                             "counts and max_grad_norm must be positive, "
-                             "coefficients not negative, gamma and "
-                             "gae_lambda in [0, 1])");
+  // The first key out of range, with what it must be.
+  const std::pair<bool, const char *> ranges[] = {
+      {c.learningRate > 0, "learning_rate must be positive"},
+      {c.clip > 0, "clip must be positive"},
+      {c.epochs >= 1, "epochs must be at least 1"},
+      {c.minibatches >= 1, "minibatches must be at least 1"},
+      {c.programsPerIteration >= 1,
+       "programs_per_iteration must be at least 1"},
+      {c.iterations >= 1, "iterations must be at least 1"},
+      {c.workers >= 1, "workers must be at least 1"},
+      {c.checkpointEvery >= 1, "checkpoint_every must be at least 1"},
+      {c.evalEvery >= 0, "eval_every must not be negative"},
+      {c.imitationEpochs >= 0, "imitation_epochs must not be negative"},
+      {c.imitationLearningRate > 0, "imitation_learning_rate must be positive"},
+      {c.imitationMinibatchSize >= 1,
+       "imitation_minibatch_size must be at least 1"},
+      {c.gamma >= 0 && c.gamma <= 1, "gamma must be in [0, 1]"},
+      {c.gaeLambda >= 0 && c.gaeLambda <= 1, "gae_lambda must be in [0, 1]"},
+      {c.maxGradNorm > 0, "max_grad_norm must be positive"},
+      {c.valueCoef >= 0, "value_coef must not be negative"},
+      {c.entropyCoef >= 0, "entropy_coef must not be negative"},
+  };
+  for (const auto &[inRange, rule] : ranges)
+    if (!inRange)
+      return makeError(where + ": " + rule);
   return c;
 }
 

@@ -14,7 +14,7 @@
 namespace rlopt::agent {
 
 /// The heuristic's demonstration of every program in `programs`, in that
-/// order, collected by `workers` forked processes. Fork before LibTorch
+/// order, collected by up to `workers` forked processes. Fork before LibTorch
 /// starts its threads. A program that cannot be demonstrated (it does not
 /// load, its schedule fails) gets a demonstration with an `error`; a worker
 /// that crashes, or `stopRequested`, ends the collection with an error.
@@ -29,6 +29,8 @@ struct ImitationOptions {
   double valueCoef = 0.5;
   double entropyCoef = 0.01;
   double maxGradNorm = 0.5;
+  /// Checked between epochs: when set, learning ends early.
+  const std::atomic<bool> *stopRequested = nullptr;
 };
 
 /// What behaviour cloning did (imitation.json of a training run).
@@ -41,6 +43,7 @@ struct ImitationReport {
   double actionProbability = 0;
   double valueLoss = 0;
   double collectSeconds = 0, learnSeconds = 0;
+  bool stopped = false; ///< learning ended early on `stopRequested`
   nlohmann::json toJson() const;
 };
 
