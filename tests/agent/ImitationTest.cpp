@@ -17,6 +17,15 @@ namespace {
 
 std::vector<std::string> programs() { return tinyTrainPrograms(); }
 
+/// A fresh policy for `config`'s environment and its optimizer.
+struct Learner {
+  explicit Learner(const PpoConfig &config)
+      : policy(linalg::LinalgEnv(config.env).actionLayout(), config.policy),
+        optimizer(policy.parameters(), torch::optim::AdamOptions(1e-3)) {}
+  LinalgPolicy policy;
+  torch::optim::Adam optimizer;
+};
+
 /// A one-iteration run that clones for `epochs` first.
 PpoConfig cloningConfig(const ScratchDir &scratch, int epochs) {
   PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
@@ -94,13 +103,11 @@ TEST(Imitation, AProgramThatDoesNotLoadIsLeftOut) {
   EXPECT_TRUE((*demos)[0].error.empty()) << (*demos)[0].error;
   EXPECT_FALSE((*demos)[1].error.empty());
 
-  LinalgPolicy policy(linalg::LinalgEnv(config.env).actionLayout(),
-                      config.policy);
-  torch::optim::Adam optimizer(policy.parameters(),
-                               torch::optim::AdamOptions(1e-3));
+  Learner learner(config);
   ImitationOptions options;
   options.epochs = 1;
-  ImitationReport report = imitate(policy, optimizer, *demos, options);
+  ImitationReport report =
+      imitate(learner.policy, learner.optimizer, *demos, options);
   EXPECT_EQ(report.demonstrations, 1);
   EXPECT_EQ(report.skipped, 1);
   EXPECT_GT(report.steps, 0);
@@ -118,15 +125,13 @@ TEST(Imitation, StopEndsCollectionAndLearning) {
   stop = false;
   demos = collectHeuristicDemonstrations(config.env, {fixturePath("add")}, 1);
   ASSERT_TRUE(demos.ok()) << demos.error().message;
-  LinalgPolicy policy(linalg::LinalgEnv(config.env).actionLayout(),
-                      config.policy);
-  torch::optim::Adam optimizer(policy.parameters(),
-                               torch::optim::AdamOptions(1e-3));
+  Learner learner(config);
   ImitationOptions options;
   options.epochs = 1000;
   options.stopRequested = &stop;
   stop = true;
-  ImitationReport report = imitate(policy, optimizer, *demos, options);
+  ImitationReport report =
+      imitate(learner.policy, learner.optimizer, *demos, options);
   EXPECT_TRUE(report.stopped);
 }
 
