@@ -217,7 +217,7 @@ TEST(PpoConfig, ImitationConfigIsTheDefaultWithAWarmStart) {
   ASSERT_TRUE(paper.ok()) << paper.error().message;
   ASSERT_TRUE(imitation.ok()) << imitation.error().message;
   EXPECT_EQ(paper->imitationEpochs, 0);
-  EXPECT_EQ(imitation->imitationEpochs, 40);
+  EXPECT_EQ(imitation->imitationEpochs, 100);
   std::vector<int64_t> sizes = imitation->env.tileSizes;
   for (int64_t divisor : {7, 14, 28, 49})
     EXPECT_TRUE(std::count(sizes.begin(), sizes.end(), divisor)) << divisor;
