@@ -20,6 +20,7 @@ namespace rlopt::agent::testing {
 namespace fs = std::filesystem;
 using rlopt::tool::testing::fixturePath;
 using rlopt::tool::testing::readFile;
+using rlopt::tool::testing::readJsonLines;
 using rlopt::tool::testing::ScratchDir;
 using rlopt::tool::testing::writeFile;
 
@@ -64,20 +65,6 @@ inline TrainOptions tinyTrainOptions(const fs::path &runDir) {
   options.runDir = runDir.string();
   options.trainPrograms = tinyTrainPrograms();
   return options;
-}
-
-/// The lines of a JSON-lines file; a line that is not JSON is a failure.
-inline std::vector<nlohmann::json> readJsonLines(const fs::path &path) {
-  std::vector<nlohmann::json> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto json = nlohmann::json::parse(line, nullptr, false);
-    EXPECT_FALSE(json.is_discarded())
-        << path << ": line " << lines.size() + 1 << " is not JSON: " << line;
-    lines.push_back(json);
-  }
-  return lines;
 }
 
 } // namespace rlopt::agent::testing

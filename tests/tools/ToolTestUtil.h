@@ -4,6 +4,7 @@
 #define RLOPT_TESTS_TOOLS_TOOLTESTUTIL_H
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -27,6 +28,21 @@ inline std::string readFile(const fs::path &path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+/// The lines of a JSON-lines file; a line that is not JSON is a failure
+/// and reads as an empty object.
+inline std::vector<nlohmann::json> readJsonLines(const fs::path &path) {
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto json = nlohmann::json::parse(line, nullptr, false);
+    EXPECT_FALSE(json.is_discarded())
+        << path << ": line " << lines.size() + 1 << " is not JSON: " << line;
+    lines.push_back(json.is_discarded() ? nlohmann::json::object() : json);
+  }
+  return lines;
 }
 
 inline void writeFile(const fs::path &path, const std::string &text) {

@@ -15,43 +15,26 @@ namespace {
 /// The iteration numbers of metrics.jsonl, in file order.
 std::vector<int> metricIterations(const fs::path &run) {
   std::vector<int> iterations;
-  std::ifstream in(run / "metrics.jsonl");
-  std::string line;
-  while (std::getline(in, line)) {
-    auto json = nlohmann::json::parse(line, nullptr, false);
-    EXPECT_FALSE(json.is_discarded()) << "not JSON: " << line;
-    iterations.push_back(json.is_discarded() ? -1
-                                             : json.value("iteration", -1));
-  }
+  for (const nlohmann::json &json : readJsonLines(run / "metrics.jsonl"))
+    iterations.push_back(json.value("iteration", -1));
   return iterations;
 }
 
 /// The run's training time after each metrics line.
 std::vector<double> metricElapsedSeconds(const fs::path &run) {
   std::vector<double> elapsed;
-  std::ifstream in(run / "metrics.jsonl");
-  std::string line;
-  while (std::getline(in, line)) {
-    auto json = nlohmann::json::parse(line, nullptr, false);
+  for (const nlohmann::json &json : readJsonLines(run / "metrics.jsonl"))
     elapsed.push_back(
-        json.is_discarded()
-            ? -1
-            : json.value(nlohmann::json::json_pointer("/time/elapsed_s"),
-                         -1.0));
-  }
+        json.value(nlohmann::json::json_pointer("/time/elapsed_s"), -1.0));
   return elapsed;
 }
 
 /// How many episodes.jsonl lines each iteration has.
 std::map<int, int> episodesPerIteration(const fs::path &run) {
   std::map<int, int> counts;
-  std::ifstream in(run / "episodes.jsonl");
-  std::string line;
   int last = 0;
-  while (std::getline(in, line)) {
-    auto json = nlohmann::json::parse(line, nullptr, false);
-    EXPECT_FALSE(json.is_discarded()) << "not JSON: " << line;
-    int iteration = json.is_discarded() ? -1 : json.value("iteration", -1);
+  for (const nlohmann::json &json : readJsonLines(run / "episodes.jsonl")) {
+    int iteration = json.value("iteration", -1);
     EXPECT_GE(iteration, last) << "episodes out of order";
     last = iteration;
     ++counts[iteration];

@@ -8,7 +8,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <stdexcept>
 
 namespace rlopt::agent {
 
@@ -69,18 +68,19 @@ Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
     if (!message)
       return makeError(programs[i] +
                        ": demonstration: " + message.error().message);
+    std::string malformed =
+        programs[i] + ": demonstration: the worker sent a malformed message";
     auto json = nlohmann::json::parse(*message, nullptr, false);
+    if (!json.is_object())
+      return makeError(malformed);
     linalg::Demonstration demo;
     try {
-      if (json.is_discarded())
-        throw std::invalid_argument("not JSON");
       if (json.contains("demonstration"))
         demo = linalg::Demonstration::fromJson(json["demonstration"]);
       else
         demo.error = json.value("error", "no demonstration");
-    } catch (const std::exception &) {
-      return makeError(programs[i] +
-                       ": demonstration: the worker sent a malformed message");
+    } catch (const nlohmann::json::exception &) {
+      return makeError(malformed);
     }
     demos.push_back(std::move(demo));
   }
