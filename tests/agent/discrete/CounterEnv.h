@@ -12,6 +12,8 @@
 #ifndef RLOPT_TESTS_AGENT_DISCRETE_COUNTERENV_H
 #define RLOPT_TESTS_AGENT_DISCRETE_COUNTERENV_H
 
+#include "../../tools/ToolTestUtil.h"
+
 #include "rlopt/agent/RandomSearch.h"
 #include "rlopt/agent/discrete/Policy.h"
 #include "rlopt/core/Env.h"
@@ -159,18 +161,7 @@ private:
   fs::path dir;
 };
 
-/// The lines of a JSON-lines file; a line that is not JSON is a failure.
-inline std::vector<nlohmann::json> readJsonLines(const fs::path &path) {
-  std::vector<nlohmann::json> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto json = nlohmann::json::parse(line, nullptr, false);
-    EXPECT_FALSE(json.is_discarded()) << path << ": not JSON: " << line;
-    lines.push_back(json);
-  }
-  return lines;
-}
+using rlopt::tool::testing::readJsonLines;
 
 /// The metrics lines without their wall-clock times, which differ between
 /// otherwise identical runs.
