@@ -2,6 +2,7 @@
 
 #include "TextCursor.h"
 
+#include "rlopt/core/File.h"
 #include "rlopt/graph/Verifier.h"
 
 #include <fstream>
@@ -456,14 +457,10 @@ Result<Module> parseModule(std::string_view text, std::string_view sourceName) {
 }
 
 Result<Module> parseModuleFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return makeError(path + ": cannot read file");
-  std::stringstream text;
-  text << in.rdbuf();
-  if (in.bad())
-    return makeError(path + ": read failed");
-  return parseModule(text.str(), path);
+  auto text = readRegularFile(path);
+  if (!text)
+    return text.error();
+  return parseModule(*text, path);
 }
 
 } // namespace rlopt::graph

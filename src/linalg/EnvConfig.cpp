@@ -6,6 +6,11 @@
 
 namespace rlopt::linalg {
 
+namespace {
+/// 1 TiB: more than any machine here, and far from overflowing bytes.
+constexpr uint64_t kMaxMemoryLimitMb = uint64_t(1) << 20;
+} // namespace
+
 Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
                                       const std::string &where) {
   if (!json.is_object())
@@ -50,7 +55,6 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
        })
     if (!s)
       return s.error();
-  c.measure.limits.memoryBytes = memoryMb << 20;
 
   if (reward == "final")
     c.reward = RewardMode::Final;
@@ -83,6 +87,12 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
     return makeError(where + ": repetitions: expected at least 1");
   if (c.measure.limits.timeoutSeconds <= 0)
     return makeError(where + ": timeout_seconds: expected a positive number");
+  // The worker runs generated code: its memory limit cannot be switched off.
+  if (memoryMb < 1 || memoryMb > kMaxMemoryLimitMb)
+    return makeError(where + ": memory_limit_mb: expected 1.." +
+                     std::to_string(kMaxMemoryLimitMb) +
+                     " (the limit cannot be switched off)");
+  c.measure.limits.memoryBytes = memoryMb << 20;
   return c;
 }
 

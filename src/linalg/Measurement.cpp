@@ -10,7 +10,9 @@
 #include "llvm/Support/xxhash.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 
 extern "C" void omp_set_num_threads(int);
 
@@ -43,26 +45,102 @@ nlohmann::json Measurement::toJson() const {
           {"externals", externalsJson(externals)}};
 }
 
+namespace {
+
+/// A number of `json`, or `otherwise` when absent. JSON has no NaN: a NaN
+/// (e.g. the error of a NaN output) was written as null.
+double numberOr(const nlohmann::json &json, const char *key, double otherwise) {
+  auto it = json.find(key);
+  if (it == json.end())
+    return otherwise;
+  return it->is_number() ? it->get<double>()
+                         : std::numeric_limits<double>::quiet_NaN();
+}
+
+bool isNumberOrNull(const nlohmann::json &json, const char *key) {
+  auto it = json.find(key);
+  return it == json.end() || it->is_number() || it->is_null();
+}
+
+bool hasType(const nlohmann::json &json, const char *key,
+             nlohmann::json::value_t type) {
+  auto it = json.find(key);
+  return it == json.end() || it->type() == type ||
+         (type == nlohmann::json::value_t::number_integer &&
+          it->is_number_integer());
+}
+
+/// What is wrong with a stored measurement, or empty when it is well-formed
+/// and self-consistent.
+std::string problemOf(const nlohmann::json &json) {
+  using Type = nlohmann::json::value_t;
+  if (!json.is_object())
+    return "not an object";
+  for (const char *key : {"baseline_ms", "candidate_ms", "speedup"}) {
+    auto it = json.find(key);
+    if (it == json.end() || !it->is_number() ||
+        !std::isfinite(it->get<double>()) || it->get<double>() < 0)
+      return std::string(key) + " is missing or not a non-negative number";
+  }
+  if (!json.contains("correct") || !json["correct"].is_boolean())
+    return "correct is missing or not a boolean";
+  for (const char *key :
+       {"baseline_spread", "candidate_spread", "max_abs_error", "compile_ms"})
+    if (!isNumberOrNull(json, key))
+      return std::string(key) + " is not a number";
+  if (!hasType(json, "rounds", Type::number_integer) ||
+      !hasType(json, "program_hash", Type::string) ||
+      !hasType(json, "cached", Type::boolean) ||
+      !hasType(json, "externals", Type::array))
+    return "a field has the wrong type";
+  for (const nlohmann::json &e :
+       json.value("externals", nlohmann::json::array()))
+    if (!e.is_object() || !hasType(e, "name", Type::string) ||
+        !hasType(e, "error", Type::string) ||
+        !hasType(e, "correct", Type::boolean) || !isNumberOrNull(e, "ms") ||
+        !isNumberOrNull(e, "spread") || !isNumberOrNull(e, "max_abs_error"))
+      return "an external timing is malformed";
+  // The speedup is derived from the times: a row whose numbers disagree was
+  // not written by a measurement.
+  double baseline = json["baseline_ms"], candidate = json["candidate_ms"];
+  double speedup = json["speedup"];
+  if (!json["correct"].get<bool>())
+    return speedup == 0 ? "" : "a wrong candidate has a speedup";
+  if (baseline <= 0 || candidate <= 0 ||
+      std::abs(speedup - baseline / candidate) > 1e-6 * speedup)
+    return "the speedup does not match the times";
+  return "";
+}
+
+} // namespace
+
 Measurement Measurement::fromJson(const nlohmann::json &json) {
   Measurement m;
-  m.baselineMs = json.value("baseline_ms", 0.0);
-  m.candidateMs = json.value("candidate_ms", 0.0);
-  m.speedup = json.value("speedup", 0.0);
-  m.baselineSpread = json.value("baseline_spread", 0.0);
-  m.candidateSpread = json.value("candidate_spread", 0.0);
+  m.baselineMs = numberOr(json, "baseline_ms", 0);
+  m.candidateMs = numberOr(json, "candidate_ms", 0);
+  m.speedup = numberOr(json, "speedup", 0);
+  m.baselineSpread = numberOr(json, "baseline_spread", 0);
+  m.candidateSpread = numberOr(json, "candidate_spread", 0);
   m.correct = json.value("correct", false);
-  m.maxAbsError = json.value("max_abs_error", 0.0);
+  m.maxAbsError = numberOr(json, "max_abs_error", 0);
   m.cached = json.value("cached", false);
   m.rounds = json.value("rounds", 0);
-  m.compileMs = json.value("compile_ms", 0.0);
+  m.compileMs = numberOr(json, "compile_ms", 0);
   m.programHash = json.value("program_hash", std::string());
   for (const nlohmann::json &e :
        json.value("externals", nlohmann::json::array()))
     m.externals.push_back({e.value("name", ""), e.value("error", ""),
-                           e.value("ms", 0.0), e.value("spread", 0.0),
+                           numberOr(e, "ms", 0), numberOr(e, "spread", 0),
                            e.value("correct", false),
-                           e.value("max_abs_error", 0.0)});
+                           numberOr(e, "max_abs_error", 0)});
   return m;
+}
+
+Result<Measurement> Measurement::fromStoredJson(const nlohmann::json &json) {
+  std::string problem = problemOf(json);
+  if (!problem.empty())
+    return makeError(problem);
+  return fromJson(json);
 }
 
 static std::string printed(mlir::ModuleOp module) {
@@ -301,14 +379,17 @@ Result<Measurement> measureSchedule(const Program &program,
                         measure::hostMachine().fingerprint(options.threads)};
   if (cache) {
     if (auto stored = cache->lookup(key)) {
-      worker->send("stop");
-      worker->finish();
-      auto json = nlohmann::json::parse(*stored, nullptr, false);
-      if (!json.is_discarded()) {
-        Measurement m = Measurement::fromJson(json);
-        m.cached = true;
-        return m;
+      // Checked before the worker is let go: a row that fails is measured
+      // again by this same worker.
+      auto m = Measurement::fromStoredJson(
+          nlohmann::json::parse(*stored, nullptr, false));
+      if (m) {
+        worker->send("stop");
+        worker->finish();
+        m->cached = true;
+        return *m;
       }
+      cache->reportRejectedRow(m.error().message);
     }
   }
   worker->send("run");

@@ -1,4 +1,5 @@
 #include "rlopt/linalg/Program.h"
+#include "rlopt/core/File.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -217,11 +218,11 @@ static Result<Program> parseSource(MLIRContext &context,
 
 Result<Program> loadProgram(MLIRContext &context, const std::string &path,
                             const LoadOptions &options) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer)
-    return makeError(path +
-                     ": cannot read file: " + buffer.getError().message());
-  return parseSource(context, std::move(*buffer), path, options);
+  auto text = readRegularFile(path);
+  if (!text)
+    return text.error();
+  return parseSource(context, llvm::MemoryBuffer::getMemBufferCopy(*text, path),
+                     path, options);
 }
 
 Result<Program> parseProgram(MLIRContext &context, llvm::StringRef text,

@@ -2,7 +2,8 @@
 //
 // Every sample is a row; nothing is overwritten, so the noise of repeated
 // measurements stays visible. WAL mode and a busy timeout let several trainer
-// or worker processes write at once.
+// or worker processes write at once. Each row carries a checksum of its key
+// and payload: a row edited by hand or damaged on disk is not an answer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -30,7 +33,8 @@ CREATE TABLE IF NOT EXISTS samples(
   machine TEXT,
   version TEXT,
   payload TEXT,
-  created_at REAL);
+  created_at REAL,
+  checksum TEXT);
 CREATE INDEX IF NOT EXISTS samples_key
   ON samples(program_hash, machine, version);
 )sql";
@@ -87,6 +91,37 @@ int execute(sqlite3 *db, const char *sql) {
   return rc;
 }
 
+/// Databases written before rows had checksums gain the column; their rows
+/// have none and are measured again.
+int addChecksumColumn(sqlite3 *db) {
+  Statement columns(db, "SELECT 1 FROM pragma_table_info('samples') "
+                        "WHERE name = 'checksum'");
+  if (!columns.ok())
+    return SQLITE_ERROR;
+  int rc = columns.step();
+  if (rc == SQLITE_ROW)
+    return SQLITE_OK;
+  if (rc != SQLITE_DONE)
+    return rc;
+  return execute(db, "ALTER TABLE samples ADD COLUMN checksum TEXT");
+}
+
+/// FNV-1a over the key and the payload: detects a row changed by anything
+/// but this code. Not a signature: it guards against damage and careless
+/// edits, while plausibility checks of the payload guard the rest.
+std::string checksumOf(const CacheKey &key, const std::string &payload) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const std::string *part :
+       {&key.programHash, &key.machine, &key.version, &payload}) {
+    for (unsigned char c : *part)
+      hash = (hash ^ c) * 0x100000001b3ull;
+    hash = (hash ^ 0xff) * 0x100000001b3ull; // separator
+  }
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016" PRIx64, hash);
+  return text;
+}
+
 double unixSeconds() {
   return std::chrono::duration<double>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -113,13 +148,13 @@ Result<std::unique_ptr<Cache>> Cache::open(const std::string &path) {
     return makeError(prefix + reason);
   }
   // From here on the Cache owns (and closes) the connection.
-  std::unique_ptr<Cache> cache(new Cache(db));
+  std::unique_ptr<Cache> cache(new Cache(db, path));
   sqlite3_busy_timeout(db, busyTimeoutMs);
 
   // SQLite reads the file lazily: a file that is not a database is reported
   // by the first statement, here.
   if (execute(db, "PRAGMA journal_mode=WAL") != SQLITE_OK ||
-      execute(db, schema) != SQLITE_OK)
+      execute(db, schema) != SQLITE_OK || addChecksumColumn(db) != SQLITE_OK)
     return makeError(prefix + sqlite3_errmsg(db));
   return cache;
 }
@@ -146,13 +181,15 @@ Cache::~Cache() { sqlite3_close(db); }
 
 Status Cache::store(const CacheKey &key, const std::string &payloadJson) {
   Statement insert(db, "INSERT INTO samples(program_hash, machine, version, "
-                       "payload, created_at) VALUES (?1, ?2, ?3, ?4, ?5)");
+                       "payload, created_at, checksum) "
+                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   if (!insert.ok())
     return makeError(std::string("cannot store measurement: ") +
                      sqlite3_errmsg(db));
   insert.bindKey(key);
   insert.bindText(4, payloadJson);
   sqlite3_bind_double(insert.get(), 5, unixSeconds());
+  insert.bindText(6, checksumOf(key, payloadJson));
   if (insert.step() != SQLITE_DONE)
     return makeError(std::string("cannot store measurement: ") +
                      sqlite3_errmsg(db));
@@ -161,19 +198,36 @@ Status Cache::store(const CacheKey &key, const std::string &payloadJson) {
 
 std::optional<std::string> Cache::lookup(const CacheKey &key) {
   // Newest by insertion order: ids only grow, while wall clocks may step.
-  Statement select(db, "SELECT payload FROM samples WHERE program_hash = ?1 "
-                       "AND machine = ?2 AND version = ?3 "
-                       "ORDER BY id DESC LIMIT 1");
+  Statement select(db, "SELECT payload, checksum FROM samples "
+                       "WHERE program_hash = ?1 AND machine = ?2 AND "
+                       "version = ?3 ORDER BY id DESC");
   if (!select.ok())
     return std::nullopt;
   select.bindKey(key);
-  if (select.step() != SQLITE_ROW)
-    return std::nullopt;
-  const unsigned char *text = sqlite3_column_text(select.get(), 0);
-  int size = sqlite3_column_bytes(select.get(), 0);
-  if (!text)
-    return std::string();
-  return std::string(reinterpret_cast<const char *>(text), size);
+  while (select.step() == SQLITE_ROW) {
+    auto column = [&](int index) {
+      const unsigned char *text = sqlite3_column_text(select.get(), index);
+      int size = sqlite3_column_bytes(select.get(), index);
+      return text ? std::string(reinterpret_cast<const char *>(text), size)
+                  : std::string();
+    };
+    std::string payload = column(0);
+    if (column(1) == checksumOf(key, payload))
+      return payload;
+    reportRejectedRow("its checksum does not match");
+  }
+  return std::nullopt;
+}
+
+void Cache::reportRejectedRow(const std::string &why) {
+  // Once per cache: a damaged database would otherwise flood a training log.
+  if (warned)
+    return;
+  warned = true;
+  std::fprintf(stderr,
+               "warning: measurement cache %s: ignoring a row (%s); "
+               "measuring again\n",
+               path.c_str(), why.c_str());
 }
 
 /// -1 when the database cannot be read, so that an error is not a miss.

@@ -3,11 +3,13 @@
 #include "rlopt/passes/Benchmark.h"
 #include "rlopt/passes/Subprocess.h"
 
+#include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -75,6 +77,14 @@ Result<std::unique_ptr<llvm::Module>> parseIr(llvm::MemoryBufferRef buffer,
                        ": " + message);
     return makeError(where + ": " + message);
   }
+  // Passes assume valid IR: on IR that fails the verifier some loop forever.
+  std::string problem;
+  llvm::raw_string_ostream problemStream(problem);
+  if (llvm::verifyModule(*module, &problemStream)) {
+    problemStream.flush();
+    std::string firstLine = problem.substr(0, problem.find('\n'));
+    return makeError(where + ": invalid IR: " + firstLine);
+  }
   return module;
 }
 
@@ -106,10 +116,10 @@ compileC(const std::string &cPath, const BenchmarkSources &sources,
 
 Result<std::unique_ptr<llvm::Module>> readIrFile(const std::string &path,
                                                  llvm::LLVMContext &context) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return makeError(path + ": cannot read: " + buffer.getError().message());
-  return parseIr((*buffer)->getMemBufferRef(), path, context);
+  auto text = readRegularFile(path);
+  if (!text)
+    return text.error();
+  return parseIr(llvm::MemoryBufferRef(*text, path), path, context);
 }
 
 BenchmarkLoader::BenchmarkLoader(BenchmarkSources sources,
@@ -248,6 +258,9 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
     return makeError(path + ": no such file");
   llvm::StringRef ext = llvm::StringRef(path).rsplit('.').second;
   if (ext == "c") {
+    // clang would block on a FIFO and read a device forever.
+    if (auto text = readRegularFile(path); !text)
+      return text.error();
     auto module = compileC(path, src, *ctx);
     if (!module)
       return module.error();

@@ -2,6 +2,7 @@
 #include "rlopt/measure/Worker.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -180,6 +181,70 @@ TEST(CacheDefaultPathTest, FollowsXdgCacheHomeAndCreatesTheDirectory) {
   EXPECT_EQ(path, pattern + "/rlopt/measurements.sqlite");
   EXPECT_TRUE(fs::is_directory(pattern + "/rlopt"));
   fs::remove_all(pattern);
+}
+
+} // namespace
+
+namespace {
+
+/// Runs SQL on the cache file behind the Cache's back, as a user editing it
+/// by hand or a damaged disk would.
+void tamper(const std::string &path, const std::string &sql) {
+  sqlite3 *db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  char *message = nullptr;
+  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  std::string error = message ? message : "";
+  sqlite3_free(message);
+  sqlite3_close(db);
+  ASSERT_EQ(rc, SQLITE_OK) << error;
+}
+
+TEST_F(CacheTest, RowsEditedBehindTheCachesBackAreNotAnswers) {
+  std::unique_ptr<Cache> cache = openOrDie();
+  ASSERT_TRUE(cache);
+  CacheKey key = keyOf("abc");
+  ASSERT_TRUE(cache->store(key, R"({"speedup": 2})").ok());
+  tamper(path, R"(UPDATE samples SET payload = '{"speedup": 1000000}')");
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache->lookup(key).has_value());
+  std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("warning: measurement cache " + path +
+                         ": ignoring a row (its checksum does not match)"),
+            std::string::npos)
+      << warning;
+
+  // A measurement stored again is found; the edited row stays ignored.
+  ASSERT_TRUE(cache->store(key, R"({"speedup": 3})").ok());
+  EXPECT_EQ(cache->lookup(key).value_or(""), R"({"speedup": 3})");
+}
+
+TEST_F(CacheTest, ForgedRowIsSkippedForAnOlderGenuineOne) {
+  std::unique_ptr<Cache> cache = openOrDie();
+  ASSERT_TRUE(cache);
+  CacheKey key = keyOf("abc");
+  ASSERT_TRUE(cache->store(key, "genuine").ok());
+  tamper(path, "INSERT INTO samples(program_hash, machine, version, payload) "
+               "SELECT program_hash, machine, version, 'forged' FROM samples");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cache->lookup(key).value_or(""), "genuine");
+  testing::internal::GetCapturedStderr();
+  EXPECT_EQ(cache->count(key), 2) << "nothing is deleted";
+}
+
+TEST_F(CacheTest, DatabaseFromBeforeChecksumsOpensAndIsMeasuredAgain) {
+  tamper(path, "CREATE TABLE samples(id INTEGER PRIMARY KEY, program_hash "
+               "TEXT, machine TEXT, version TEXT, payload TEXT, created_at "
+               "REAL); INSERT INTO samples(program_hash, machine, version, "
+               "payload) VALUES ('abc', 'cpu|avx2|threads=1', '" RLOPT_VERSION
+               "', 'old')");
+  std::unique_ptr<Cache> cache = openOrDie();
+  ASSERT_TRUE(cache);
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache->lookup(keyOf("abc")).has_value());
+  testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(cache->store(keyOf("abc"), "new").ok());
+  EXPECT_EQ(cache->lookup(keyOf("abc")).value_or(""), "new");
 }
 
 } // namespace

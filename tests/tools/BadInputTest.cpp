@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <sys/stat.h>
 
 using namespace rlopt::tool::testing;
 
@@ -381,6 +382,58 @@ TEST(BadInputTest, ScheduleErrorsNameTheProgramFile) {
       expectUsageError(run, {file});
     }
   }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Inputs that are not regular files, and IR that fails the verifier
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+TEST(BadInputTest, FifoOrDeviceGivenAsInputIsRefusedAtOnce) {
+  ScratchDir scratch;
+  // Names every command takes; `passes run` also compiles a .c file.
+  fs::path fifo = scratch / "fifo.ll";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  fs::path fifoC = scratch / "fifo.c";
+  ASSERT_EQ(mkfifo(fifoC.c_str(), 0600), 0);
+  fs::path zero = scratch / "zero.ll";
+  fs::create_symlink("/dev/zero", zero);
+  // Nothing ever writes to the FIFO: a reader that opens it blocks forever.
+  const std::vector<std::vector<std::string>> commands = {
+      {"inspect"}, {"graph", "inspect"}, {"passes", "run"}};
+  for (const auto &command : commands)
+    for (const auto &[input, kind] :
+         {std::pair{fifo, "a FIFO"}, std::pair{fifoC, "a FIFO"},
+          std::pair{zero, "a device"}}) {
+      std::vector<std::string> args = command;
+      args.push_back(input.string());
+      SCOPED_TRACE(args[0] + " " + args.back());
+      expectUsageError(runRlopt(args, scratch.path()),
+                       {input.string() + ": cannot read file: " + kind});
+    }
+}
+
+TEST(BadInputTest, LlvmIrThatFailsTheVerifierIsRefusedOnLoad) {
+  ScratchDir scratch;
+  // Parses, but %x does not dominate its use; passes loop on such IR.
+  writeFile(scratch / "bad.ll", R"(define i32 @f(i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  %x = add i32 1, 2
+  br label %b
+b:
+  ret i32 %x
+}
+)");
+  std::string path = (scratch / "bad.ll").string();
+  expectUsageError(
+      runRlopt({"passes", "run", path, "--passes", "instcombine"},
+               scratch.path()),
+      {path + ": invalid IR: Instruction does not dominate all uses!"});
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <regex>
 
@@ -147,6 +148,45 @@ TEST(MeasureCliTest, CandidateFailureIsOneLine) {
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
   EXPECT_EQ(run.err.rfind("rlopt: ", 0), 0u) << run.err;
   EXPECT_NE(run.err.find("timed out"), std::string::npos) << run.err;
+}
+
+} // namespace
+
+namespace {
+
+void tamperWith(const std::string &db, const std::string &sql) {
+  sqlite3 *handle = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+  int rc = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr);
+  sqlite3_close(handle);
+  ASSERT_EQ(rc, SQLITE_OK) << sql;
+}
+
+TEST(MeasureCliTest, ForgedOrMalformedCacheRowsAreMeasuredAgain) {
+  ScratchDir scratch;
+  std::string db = (scratch / "measurements.sqlite").string();
+  std::vector<std::string> args = {
+      "measure", fixturePath("add"), "--schedule", "op0: vectorize", "--db", db,
+      "--json",  "--repetitions",    "1"};
+  RunResult genuine = runRlopt(args, scratch.path());
+  ASSERT_EQ(genuine.exitCode, 0) << genuine.err;
+  const std::string forgeries[] = {"UPDATE samples SET payload = "
+                                   "json_set(payload, '$.speedup', 1000000.0)",
+                                   "UPDATE samples SET payload = '[1, 2]'",
+                                   "UPDATE samples SET payload = 'not json'"};
+  for (const std::string &forgery : forgeries) {
+    SCOPED_TRACE(forgery);
+    tamperWith(db, forgery);
+    RunResult again = runRlopt(args, scratch.path());
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    nlohmann::json json = parseJson(again);
+    EXPECT_EQ(json["cached"], false);
+    EXPECT_EQ(json["correct"], true);
+    EXPECT_LT(json["speedup"].get<double>(), 1000);
+    EXPECT_NE(again.err.find("ignoring a row"), std::string::npos) << again.err;
+    // The fresh measurement answers the next run.
+    EXPECT_EQ(parseJson(runRlopt(args, scratch.path()))["cached"], true);
+  }
 }
 
 } // namespace

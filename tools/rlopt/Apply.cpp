@@ -1,5 +1,6 @@
 // rlopt apply FILE --schedule S [-o OUT] [--emit-transform T]
 #include "Args.h"
+#include "Commands.h"
 #include "rlopt/core/File.h"
 
 #include "rlopt/linalg/Apply.h"

@@ -1,6 +1,7 @@
 // rlopt eval --suite DIR [--split S] --agent A [--threads T] --out DIR
 //            [--db PATH] [--config C] [--seed S] [--baselines torch,onednn]
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/agent/linalg/TrainedEnv.h"
 #include "rlopt/core/Progress.h"

@@ -2,6 +2,7 @@
 // and rlopt gen nets --out DIR [--scale small|full]: write a benchmark
 // suite (NAME.mlir files and manifest.json) and print a summary.
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/data/ChainSuite.h"
 #include "rlopt/data/NetSuite.h"
@@ -89,6 +90,8 @@ void printTotal(const std::vector<data::BenchmarkSpec> &suite,
   std::printf(" -> %s\n", gen.dir.c_str());
 }
 
+} // namespace
+
 int runGenOps(int argc, char **argv) {
   auto gen = parseGenArgs(argc, argv, true, 0);
   if (!gen)
@@ -156,22 +159,6 @@ int runGenNets(int argc, char **argv) {
                 b.shapes["edges"].get<int>(), b.flops / 1e9, b.estimatedMs);
   printTotal(suite, *gen, false);
   return ExitOk;
-}
-
-} // namespace
-
-int runGen(int argc, char **argv) {
-  if (argc < 3 || argv[2][0] == '-')
-    return fail("gen: expected a suite kind (ops, chains or nets)");
-  std::string kind = argv[2];
-  if (kind == "ops")
-    return runGenOps(argc, argv);
-  if (kind == "chains")
-    return runGenChains(argc, argv);
-  if (kind == "nets")
-    return runGenNets(argc, argv);
-  return fail("gen: unknown suite kind '" + kind +
-              "' (expected ops, chains or nets)");
 }
 
 } // namespace rlopt::tool

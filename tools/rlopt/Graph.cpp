@@ -3,6 +3,7 @@
 // start at argv[3]. Subcommands that grow (run, train, eval) live in their
 // own files and join the table in runGraph.
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/graph/CostAnalysis.h"
 #include "rlopt/graph/OpCount.h"
@@ -111,32 +112,6 @@ int runGraphInspect(int argc, char **argv) {
                   static_cast<long long>(entry.perOpcode[i]),
                   static_cast<long long>(all.perOpcode[i]));
   return ExitOk;
-}
-
-int runGraphList(int argc, char **argv);
-int runGraphRun(int argc, char **argv);
-int runGraphEval(int argc, char **argv);
-int runGraphTrain(int argc, char **argv);
-
-int runGraph(int argc, char **argv) {
-  struct Subcommand {
-    const char *name;
-    int (*run)(int, char **);
-  };
-  static const Subcommand kSubcommands[] = {
-      {"inspect", runGraphInspect}, {"list", runGraphList},
-      {"run", runGraphRun},         {"eval", runGraphEval},
-      {"train", runGraphTrain},
-  };
-  if (argc < 3)
-    return fail("graph: expected a subcommand: inspect, list, run, eval or "
-                "train");
-  std::string name = argv[2];
-  for (const Subcommand &subcommand : kSubcommands)
-    if (name == subcommand.name)
-      return subcommand.run(argc, argv);
-  return fail("graph: unknown subcommand '" + name +
-              "' (expected inspect, list, run, eval or train)");
 }
 
 } // namespace rlopt::tool

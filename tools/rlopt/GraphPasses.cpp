@@ -1,6 +1,7 @@
 // rlopt graph list|run|eval|train: the graph pass-ordering environment from
 // the command line.
 #include "Args.h"
+#include "Commands.h"
 #include "DiscreteTrain.h"
 #include "EnvOptions.h"
 #include "EvalOutput.h"

@@ -1,5 +1,6 @@
 // rlopt inspect FILE [--json]: the ops of a program and their features.
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/Program.h"

@@ -1,5 +1,6 @@
 // rlopt measure FILE [--schedule S] [--threads N] [--json] [--db PATH]
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"

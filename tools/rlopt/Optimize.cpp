@@ -3,6 +3,7 @@
 // Runs the policy greedily on the program (and optionally N sampled
 // schedules), measures, and keeps the best correct schedule.
 #include "Args.h"
+#include "Commands.h"
 #include "rlopt/core/File.h"
 
 #include "rlopt/agent/EnvServer.h"

@@ -1,6 +1,7 @@
 // rlopt passes list|run|search|eval|train: the LLVM pass-ordering
 // environment from the command line.
 #include "Args.h"
+#include "Commands.h"
 #include "EnvOptions.h"
 #include "EvalOutput.h"
 
@@ -17,8 +18,6 @@
 #include <iostream>
 
 namespace rlopt::tool {
-
-int runPassesTrain(int argc, char **argv);
 
 namespace {
 
@@ -253,36 +252,13 @@ int runEvalOrSearch(int argc, char **argv, bool search) {
 
 } // namespace
 
-int runPasses(int argc, char **argv) {
-  static const char *usage =
-      "usage: rlopt passes <command>\n"
-      "  list [--json]                        actions, spaces, benchmarks\n"
-      "  run URI [--passes P,P,...] [--pipeline TEXT] [--observation S,S]\n"
-      "      [--reward R] [-o OUT.ll] [--validate] [--json]\n"
-      "  search URI... --agent greedy|random:SECONDS [--seed S]\n"
-      "      [--episode-length N] [--json]\n"
-      "  eval (--suite rlopt-v0 [--split train|test|all] | URI...)\n"
-      "      --agent Oz|O3|greedy|random:SECONDS|policy:PATH\n"
-      "      --out DIR [--episode-length N] [--no-validate] [--json]\n"
-      "  train --agent ppo|a2c|dqn|sac --out RUN [--config C] [--resume]\n"
-      "      [--split train] [--reward R] [--observation O]\n"
-      "      [--episode-length N] [--iterations N] [--seed S]\n";
-  if (argc < 3 || !std::strcmp(argv[2], "--help")) {
-    std::cout << usage;
-    return argc < 3 ? ExitUsage : ExitOk;
-  }
-  std::string command = argv[2];
-  if (command == "list")
-    return runList(argc, argv);
-  if (command == "run")
-    return runRun(argc, argv);
-  if (command == "search")
-    return runEvalOrSearch(argc, argv, true);
-  if (command == "eval")
-    return runEvalOrSearch(argc, argv, false);
-  if (command == "train")
-    return runPassesTrain(argc, argv);
-  return fail("passes: unknown command '" + command + "'\n" + usage);
+int runPassesList(int argc, char **argv) { return runList(argc, argv); }
+int runPassesRun(int argc, char **argv) { return runRun(argc, argv); }
+int runPassesSearch(int argc, char **argv) {
+  return runEvalOrSearch(argc, argv, true);
+}
+int runPassesEval(int argc, char **argv) {
+  return runEvalOrSearch(argc, argv, false);
 }
 
 } // namespace rlopt::tool

@@ -1,6 +1,7 @@
 // rlopt passes train: PPO, A2C, DQN or discrete SAC on the LLVM
 // pass-ordering environment, over a split of the bundled suite.
 #include "Args.h"
+#include "Commands.h"
 #include "DiscreteTrain.h"
 #include "EnvOptions.h"
 

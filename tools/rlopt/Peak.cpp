@@ -1,5 +1,6 @@
 // rlopt peak [--json]: this machine's single-core FP32 FMA peak.
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/measure/Peak.h"
 

@@ -1,5 +1,6 @@
 // rlopt report DIR... -o report.html [--title T]
 #include "Args.h"
+#include "Commands.h"
 #include "rlopt/core/File.h"
 
 #include "rlopt/eval/Report.h"

@@ -2,6 +2,7 @@
 //                   [--threads N] [--json]: random search over the
 // environment's masked action space; prints the best measured schedule.
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/agent/RandomSearch.h"
 #include "rlopt/linalg/LinalgEnv.h"

@@ -1,5 +1,6 @@
 // rlopt train --config C --suite DIR --out RUN_DIR [--resume]
 #include "Args.h"
+#include "Commands.h"
 
 #include "rlopt/agent/linalg/Ppo.h"
 #include "rlopt/data/Suite.h"

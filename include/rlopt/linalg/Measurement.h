@@ -40,6 +40,9 @@ struct Measurement {
 
   nlohmann::json toJson() const;
   static Measurement fromJson(const nlohmann::json &json);
+  /// fromJson for a row read back from the cache, which is not trusted: the
+  /// schema, the types and the consistency of the numbers are checked.
+  static Result<Measurement> fromStoredJson(const nlohmann::json &json);
 };
 
 /// Lowers the baseline and the scheduled candidate, JIT-compiles and runs

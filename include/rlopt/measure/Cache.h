@@ -19,8 +19,8 @@ struct CacheKey {
 };
 
 /// The SQLite measurement cache. Every sample is stored (JSON payload), so
-/// noise stays visible; lookups return the newest. Safe with several
-/// processes writing at once (WAL, busy timeout).
+/// noise stays visible; lookups return the newest row whose checksum holds.
+/// Safe with several processes writing at once (WAL, busy timeout).
 class Cache {
 public:
   /// Opens or creates the database; the directory must exist.
@@ -35,13 +35,19 @@ public:
   ~Cache();
 
   Status store(const CacheKey &key, const std::string &payloadJson);
+  /// The newest payload stored under `key` whose checksum matches; rows that
+  /// fail it are skipped with a warning.
   std::optional<std::string> lookup(const CacheKey &key);
+  /// Warns (once per cache) that a row was not used, so it is re-measured.
+  void reportRejectedRow(const std::string &why);
   /// Number of samples stored under `key`.
   int count(const CacheKey &key);
 
 private:
-  explicit Cache(sqlite3 *db) : db(db) {}
+  Cache(sqlite3 *db, std::string path) : db(db), path(std::move(path)) {}
   sqlite3 *db;
+  std::string path;
+  bool warned = false;
 };
 
 } // namespace rlopt::measure

@@ -1,8 +1,11 @@
 #include "rlopt/agent/discrete/NetworkConfig.h"
 
+#include "rlopt/agent/Limits.h"
 #include "rlopt/core/Json.h"
 
 namespace rlopt::agent::discrete {
+
+using agent::kMaxLayerSize;
 
 nlohmann::json NetworkConfig::toJson() const {
   return {{"hidden", hidden}, {"normalization", normalization}};
@@ -23,8 +26,9 @@ Result<NetworkConfig> NetworkConfig::fromJson(const nlohmann::json &json,
   if (c.hidden.empty())
     return makeError(where + ": hidden: needs at least one layer");
   for (int size : c.hidden)
-    if (size < 1)
-      return makeError(where + ": hidden: layer sizes must be positive");
+    if (size < 1 || size > kMaxLayerSize)
+      return makeError(where + ": hidden: layer sizes must be in 1.." +
+                       std::to_string(kMaxLayerSize));
   if (c.normalization != "log1p" && c.normalization != "none")
     return makeError(where +
                      ": normalization: expected \"log1p\" or "

@@ -1,6 +1,7 @@
 #include "PolicyImpl.h"
 
-#include "rlopt/core/File.h"
+#include "rlopt/agent/Archive.h"
+#include "rlopt/core/Json.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -66,18 +67,7 @@ Status DiscretePolicy::save(const std::string &path) const {
   archive.write("meta", c10::IValue(meta.dump()));
   for (const auto &item : state->net->named_parameters())
     archive.write("net." + item.key(), item.value());
-  std::string temporary = temporaryPathFor(path);
-  try {
-    archive.save_to(temporary);
-  } catch (const c10::Error &) {
-    std::remove(temporary.c_str());
-    return makeError(path + ": cannot write the policy");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return makeError(path + ": cannot write the policy");
-  }
-  return Status::success();
+  return saveArchive(archive, path, "policy");
 }
 
 Result<DiscretePolicy> DiscretePolicy::load(const std::string &path,
@@ -86,19 +76,21 @@ Result<DiscretePolicy> DiscretePolicy::load(const std::string &path,
   if (!expected)
     return makeError(path + ": " + expected.error().message);
   torch::serialize::InputArchive archive;
-  try {
-    archive.load_from(path);
-  } catch (const c10::Error &) {
-    return makeError(path + ": not a readable rlopt policy file");
-  }
+  if (Status s = loadArchive(archive, path, "policy"); !s)
+    return s.error();
   c10::IValue metaValue;
   if (!archive.try_read("meta", metaValue) || !metaValue.isString())
     return makeError(path + ": not an rlopt policy (no metadata)");
   auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
-  if (meta.is_discarded() || meta.value("format", "") != kPolicyFormat)
+  if (!meta.is_object() || meta["format"] != kPolicyFormat)
     return makeError(path + ": not a discrete-agent policy");
-  int64_t observationSize = meta.value("observation_size", int64_t(-1));
-  int64_t actionCount = meta.value("action_count", int64_t(-1));
+  int64_t observationSize = -1, actionCount = -1;
+  std::string algorithm;
+  for (Status s : {readField(meta, "observation_size", observationSize, path),
+                   readField(meta, "action_count", actionCount, path),
+                   readField(meta, "algorithm", algorithm, path)})
+    if (!s)
+      return makeError(s.error().message + " in the policy's metadata");
   if (observationSize != expected->observationSize ||
       actionCount != expected->actionCount)
     return makeError(path + ": trained on " + std::to_string(observationSize) +
@@ -114,7 +106,7 @@ Result<DiscretePolicy> DiscretePolicy::load(const std::string &path,
   impl->net = Mlp(observationSize, actionCount, *network);
   impl->shape = *expected;
   impl->network = *network;
-  impl->algorithm = meta.value("algorithm", "");
+  impl->algorithm = algorithm;
   impl->config = meta["config"];
   torch::NoGradGuard noGrad;
   for (auto &item : impl->net->named_parameters()) {

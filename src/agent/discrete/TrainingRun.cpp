@@ -1,7 +1,7 @@
 #include "TrainingRun.h"
 
 #include "PolicyImpl.h"
-#include "rlopt/core/File.h"
+#include "rlopt/agent/Archive.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -91,11 +91,8 @@ TrainingRun::open(const std::string &runDir, RunSettings settings,
 
   if (options.resume && fs::exists(path)) {
     run->resumedArchive.emplace();
-    try {
-      run->resumedArchive->load_from(path);
-    } catch (const c10::Error &) {
-      return makeError(path + ": not a readable checkpoint");
-    }
+    if (Status s = loadArchive(*run->resumedArchive, path, "checkpoint"); !s)
+      return s.error();
     c10::IValue metaValue;
     if (!run->resumedArchive->try_read("meta", metaValue) ||
         !metaValue.isString())
@@ -194,19 +191,7 @@ Status TrainingRun::saveCheckpoint(int iteration,
            std::chrono::duration<double>(Clock::now() - start).count()},
       {"state", state}};
   archive.write("meta", c10::IValue(meta.dump()));
-  std::string path = checkpointPath();
-  std::string temporary = temporaryPathFor(path);
-  try {
-    archive.save_to(temporary);
-  } catch (const c10::Error &) {
-    std::remove(temporary.c_str());
-    return makeError(path + ": cannot write the checkpoint");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return makeError(path + ": cannot write the checkpoint");
-  }
-  return Status::success();
+  return saveArchive(archive, checkpointPath(), "checkpoint");
 }
 
 Status TrainingRun::savePolicy(Mlp net) {

@@ -1,6 +1,7 @@
 #include "rlopt/agent/linalg/LinalgPolicy.h"
 
-#include "rlopt/core/File.h"
+#include "rlopt/agent/Archive.h"
+#include "rlopt/agent/Limits.h"
 #include "rlopt/core/Json.h"
 
 #include <cstdio>
@@ -30,11 +31,14 @@ Result<PolicyConfig> PolicyConfig::fromJson(const nlohmann::json &json,
         readField(json, "producer_context", c.producerContext, where)})
     if (!s)
       return s.error();
-  if (c.embedding < 1 || c.lstm < 1 || c.dense.empty())
-    return makeError(where + ": sizes must be positive and dense non-empty");
+  auto inRange = [](int size) { return size >= 1 && size <= kMaxLayerSize; };
+  if (!inRange(c.embedding) || !inRange(c.lstm) || c.dense.empty())
+    return makeError(where + ": sizes must be in 1.." +
+                     std::to_string(kMaxLayerSize) + " and dense non-empty");
   for (int d : c.dense)
-    if (d < 1)
-      return makeError(where + ": dense: sizes must be positive");
+    if (!inRange(d))
+      return makeError(where + ": dense: sizes must be in 1.." +
+                       std::to_string(kMaxLayerSize));
   return c;
 }
 
@@ -182,18 +186,7 @@ Status LinalgPolicy::save(const std::string &path,
     archive.write("actor." + item.key(), item.value());
   for (const auto &item : critic->named_parameters())
     archive.write("critic." + item.key(), item.value());
-  std::string temporary = temporaryPathFor(path);
-  try {
-    archive.save_to(temporary);
-  } catch (const c10::Error &) {
-    std::remove(temporary.c_str());
-    return makeError(path + ": cannot write the policy");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return makeError(path + ": cannot write the policy");
-  }
-  return Status::success();
+  return saveArchive(archive, path, "policy");
 }
 
 Result<std::unique_ptr<LinalgPolicy>>
@@ -201,18 +194,21 @@ LinalgPolicy::load(const std::string &path,
                    const linalg::ActionLayout &expected,
                    nlohmann::json *extra) {
   torch::serialize::InputArchive archive;
-  try {
-    archive.load_from(path);
-  } catch (const c10::Error &) {
-    return makeError(path + ": not a readable rlopt policy file");
-  }
+  if (Status s = loadArchive(archive, path, "policy"); !s)
+    return s.error();
   c10::IValue metaValue;
   if (!archive.try_read("meta", metaValue) || !metaValue.isString())
     return makeError(path + ": not an rlopt policy (no metadata)");
   auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
-  if (meta.is_discarded() || meta.value("format", "") != "rlopt-linalg-policy")
+  if (!meta.is_object() || meta["format"] != "rlopt-linalg-policy")
     return makeError(path + ": not an rlopt Linalg policy");
-  linalg::ActionLayout layout = linalg::ActionLayout::fromJson(meta["layout"]);
+  linalg::ActionLayout layout;
+  try {
+    layout = linalg::ActionLayout::fromJson(meta["layout"]);
+  } catch (const nlohmann::json::exception &) {
+    return makeError(path + ": not an rlopt policy (malformed layout "
+                            "metadata)");
+  }
   if (!(layout == expected))
     return makeError(
         path + ": trained on feature layout " + meta["layout"].dump() +

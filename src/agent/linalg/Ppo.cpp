@@ -3,9 +3,9 @@
 // clipped surrogate for several epochs over minibatches.
 #include "rlopt/agent/linalg/Ppo.h"
 
+#include "rlopt/agent/Archive.h"
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/Batch.h"
-#include "rlopt/core/File.h"
 #include "rlopt/core/Memory.h"
 #include "rlopt/linalg/LinalgEnv.h"
 
@@ -155,7 +155,7 @@ double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
 
 /// Keeps the lines up to `iteration` (a resumed run rewrites the rest) and
 /// returns the last one kept.
-nlohmann::json truncateMetrics(const std::string &path, int iteration) {
+Result<nlohmann::json> truncateMetrics(const std::string &path, int iteration) {
   std::ifstream in(path);
   std::string line, kept;
   nlohmann::json last = nlohmann::json::object();
@@ -167,7 +167,8 @@ nlohmann::json truncateMetrics(const std::string &path, int iteration) {
     }
   }
   in.close();
-  std::ofstream(path, std::ios::trunc) << kept;
+  if (Status s = writeFileAtomically(path, kept); !s)
+    return s.error();
   return last;
 }
 
@@ -229,17 +230,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   // Optimizer first, policy last: the policy checkpoint names the iteration
   // a resumed run continues after.
   auto saveCheckpoint = [&](int iteration) -> Status {
-    std::string tmp = temporaryPathFor(optimizerPath);
-    try {
-      torch::save(optimizer, tmp);
-    } catch (const c10::Error &) {
-      fs::remove(tmp, ec);
-      return makeError(optimizerPath + ": cannot write the optimizer state");
-    }
-    std::error_code renameError;
-    fs::rename(tmp, optimizerPath, renameError);
-    if (renameError)
-      return makeError(optimizerPath + ": " + renameError.message());
+    torch::serialize::OutputArchive archive;
+    optimizer.save(archive);
+    if (Status s = saveArchive(archive, optimizerPath, "optimizer state"); !s)
+      return s;
     return policy.save(checkpointPath, {{"iteration", iteration}});
   };
   // A run killed while saving left its temporary files behind.
@@ -266,8 +260,11 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     for (size_t i = 0; i < source.size(); ++i)
       target[i].copy_(source[i]);
     if (fs::exists(optimizerPath)) {
+      torch::serialize::InputArchive archive;
+      if (Status s = loadArchive(archive, optimizerPath, "optimizer state"); !s)
+        return s;
       try {
-        torch::load(optimizer, optimizerPath);
+        optimizer.load(archive);
       } catch (const c10::Error &) {
         return makeError(optimizerPath +
                          ": not the optimizer state of this run's policy");
@@ -276,18 +273,21 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     // The saved state carries the rate it was saved with.
     setLearningRate(optimizer, config.learningRate);
     firstIteration = extra.value("iteration", 0) + 1;
-    nlohmann::json lastMetrics =
-        truncateMetrics(metricsPath, firstIteration - 1);
-    elapsedBefore =
-        lastMetrics.value(nlohmann::json::json_pointer("/time/elapsed_s"), 0.0);
-    truncateMetrics(episodesPath, firstIteration - 1);
+    auto lastMetrics = truncateMetrics(metricsPath, firstIteration - 1);
+    if (!lastMetrics)
+      return lastMetrics.error();
+    elapsedBefore = lastMetrics->value(
+        nlohmann::json::json_pointer("/time/elapsed_s"), 0.0);
+    if (auto kept = truncateMetrics(episodesPath, firstIteration - 1); !kept)
+      return kept.error();
   } else {
     // A fresh run in a used directory: nothing of the old run may resume.
     for (const std::string &path :
          {checkpointPath, optimizerPath, imitationPath})
       fs::remove(path, ec);
-    std::ofstream(metricsPath, std::ios::trunc);
-    std::ofstream(episodesPath, std::ios::trunc);
+    for (const std::string &path : {metricsPath, episodesPath})
+      if (Status s = writeFileAtomically(path, ""); !s)
+        return s;
   }
   if (Status s = writeFileAtomically(options.runDir + "/config.json",
                                      config.toJson().dump(2) + "\n");

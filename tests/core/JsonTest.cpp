@@ -1,0 +1,90 @@
+// Config files as users get them wrong: every mistake is a one-line error
+// naming the file and the key, never an abort.
+#include "rlopt/core/Json.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace rlopt;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errorOf(const std::string &text) {
+  auto json = parseJson(text, "config.json");
+  return json ? "" : json.error().message;
+}
+
+template <typename T> std::string fieldError(const std::string &text) {
+  auto json = parseJson(text, "config.json");
+  if (!json)
+    return json.error().message;
+  T value{};
+  Status status = readField(*json, "key", value, "config.json");
+  return status ? "" : status.error().message;
+}
+
+TEST(JsonTest, NumberTooLargeForADoubleIsAnError) {
+  EXPECT_EQ(errorOf(R"({"learning_rate": 1e400})"),
+            "config.json: a number is out of range");
+}
+
+TEST(JsonTest, DeepNestingIsAnErrorNotACrash) {
+  std::string deep(100000, '[');
+  EXPECT_EQ(errorOf(deep + std::string(100000, ']')),
+            "config.json: nested deeper than 256 levels");
+  // Brackets inside strings are text, not nesting.
+  EXPECT_EQ(errorOf("{\"name\": \"" + std::string(1000, '[') + "\"}"), "");
+}
+
+TEST(JsonTest, SyntaxErrorNamesTheByte) {
+  EXPECT_EQ(errorOf("{\"a\": }"),
+            "config.json: parse error at byte 7: not valid JSON");
+}
+
+TEST(JsonTest, IntegerFieldsRefuseSilentConversions) {
+  EXPECT_EQ(fieldError<int>(R"({"key": 12})"), "");
+  EXPECT_EQ(fieldError<int>(R"({"key": true})"),
+            "config.json: key: wrong type (got true)");
+  EXPECT_EQ(fieldError<int>(R"({"key": 4294967297})"),
+            "config.json: key: wrong type (got 4294967297)");
+  EXPECT_EQ(fieldError<int>(R"({"key": 2.5})"),
+            "config.json: key: wrong type (got 2.5)");
+  EXPECT_EQ(fieldError<uint64_t>(R"({"key": -1})"),
+            "config.json: key: wrong type (got -1)");
+  EXPECT_EQ(fieldError<int64_t>(R"({"key": -1})"), "");
+}
+
+TEST(JsonTest, OtherFieldsKeepTheirTypes) {
+  EXPECT_EQ(fieldError<double>(R"({"key": 3})"), "");
+  EXPECT_EQ(fieldError<double>(R"({"key": "0.1"})"),
+            "config.json: key: wrong type (got \"0.1\")");
+  EXPECT_EQ(fieldError<bool>(R"({"key": 1})"),
+            "config.json: key: wrong type (got 1)");
+  EXPECT_EQ(fieldError<std::string>(R"({"key": ["a"]})"),
+            "config.json: key: wrong type (got [\"a\"])");
+  EXPECT_EQ(fieldError<std::vector<int>>(R"({"key": [0, 7, 14]})"), "");
+  EXPECT_EQ(fieldError<std::vector<int>>(R"({"key": [0, true]})"),
+            "config.json: key: wrong type (got [0,true])");
+  EXPECT_EQ(fieldError<std::vector<int>>(R"({"key": {"a": 1}})"),
+            "config.json: key: wrong type (got {\"a\":1})");
+}
+
+TEST(JsonTest, ReadsOnlyRegularFiles) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("rlopt-json-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::path fifo = dir / "config.json";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto json = readJsonFile(fifo.string());
+  fs::remove_all(dir);
+  ASSERT_FALSE(json);
+  EXPECT_EQ(json.error().message,
+            fifo.string() + ": cannot read file: a FIFO, not a regular file");
+}
+
+} // namespace
