@@ -282,22 +282,19 @@ Result<std::string> findProgram(const std::string &name) {
                           "install it)");
 }
 
-Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
-                                 const ProcessOptions &options) {
-  if (argv.empty())
-    return makeError("no program given");
-  if (Status valid = validateProcessOptions(options); !valid)
-    return valid.error();
-  auto path = findProgram(argv[0]);
-  if (!path)
-    return path.error();
-  const std::string &name = argv[0];
+namespace {
 
+/// Forks and execs the child with its output going to `out` and `err`;
+/// returns its pid once the exec has succeeded.
+Result<pid_t> startChild(const std::vector<std::string> &argv,
+                         const std::string &path, const ProcessOptions &options,
+                         Pipe &out, Pipe &err) {
+  const std::string &name = argv[0];
   std::vector<char *> args;
   for (const std::string &arg : argv)
     args.push_back(const_cast<char *>(arg.c_str()));
   args.push_back(nullptr);
-  Pipe out, err, status;
+  Pipe status;
   int devNull = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (!out.ok() || !err.ok() || !status.ok() || devNull < 0) {
     int saved = errno;
@@ -305,18 +302,20 @@ Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
       close(devNull);
     return makeError("cannot start " + name + ": " + std::strerror(saved));
   }
+  const char *dir = options.workingDirectory.empty()
+                        ? nullptr
+                        : options.workingDirectory.c_str();
   ChildPlan plan{
-      path->c_str(),
+      path.c_str(),
       args.data(),
-      options.workingDirectory.empty() ? nullptr
-                                       : options.workingDirectory.c_str(),
+      dir,
       devNull,
       out.writeFd(),
       err.writeFd(),
       status.writeFd(),
       {{RLIMIT_AS, limitAt(RLIMIT_AS, options.memoryBytes)},
-       // The hard limit, a second later, kills a child that
-       // ignores SIGXCPU.
+       // The hard limit, a second later, kills a child that ignores
+       // SIGXCPU.
        {RLIMIT_CPU, limitAt(RLIMIT_CPU, cpuSecondsOf(options), 1)},
        {RLIMIT_NPROC,
         limitAt(RLIMIT_NPROC, userTaskCount() + options.maxProcesses)},
@@ -335,27 +334,39 @@ Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
     return makeError("cannot start " + name + ": " + std::strerror(forkError));
   setpgid(pid, pid);
 
-  // The status pipe closes on exec; a failure arrives as a ChildFailure.
+  // The status pipe closes on exec; a failure before it arrives as a
+  // ChildFailure.
   ChildFailure failure{-1, 0};
   ssize_t got;
   do
     got = read(status.readFd(), &failure, sizeof failure);
   while (got < 0 && errno == EINTR);
-  auto start = Clock::now();
-  if (got == static_cast<ssize_t>(sizeof failure)) {
-    waitpid(pid, nullptr, 0);
-    const char *what[] = {"cannot set up",
-                          "cannot enter the working "
-                          "directory for",
-                          "cannot set the limits of", "cannot run"};
-    std::string message = std::string(what[failure.stage]) + " " + name;
-    if (failure.stage == 1)
-      message += " (" + options.workingDirectory + ")";
-    return makeError(message + ": " + std::strerror(failure.error));
+  if (got != static_cast<ssize_t>(sizeof failure))
+    return pid;
+  waitpid(pid, nullptr, 0);
+  std::string reason = std::strerror(failure.error);
+  switch (failure.stage) {
+  case 1:
+    return makeError("cannot run " + name + ": working directory " +
+                     options.workingDirectory + ": " + reason);
+  case 2:
+    return makeError("cannot set the limits of " + name + ": " + reason);
+  case 3:
+    return makeError("cannot run " + name + ": " + reason);
+  default:
+    return makeError("cannot start " + name + ": " + reason);
   }
+}
 
-  ProcessResult result;
-  result.pid = pid;
+/// Waits for the child while reading its output, until it exits, times out
+/// or writes more than the cap; then kills its group and reaps it. Returns
+/// the stream that went over the cap, or nullptr.
+const char *superviseChild(pid_t pid, const ProcessOptions &options, Pipe &out,
+                           Pipe &err, ProcessResult &result) {
+  auto start = Clock::now();
+  auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(
+                  std::chrono::duration<double>(options.timeoutSeconds));
   // A pidfd wakes poll() the moment the child exits, even while processes
   // it left behind hold the pipes open; timing depends on it.
 #ifdef SYS_pidfd_open
@@ -363,9 +374,9 @@ Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
 #else
   int pidFd = -1;
 #endif
-  auto deadline =
-      start + std::chrono::duration_cast<Clock::duration>(
-                  std::chrono::duration<double>(options.timeoutSeconds));
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
   bool exited = false;
   const char *overflow = nullptr;
   int waitStatus = 0;
@@ -381,13 +392,14 @@ Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
     for (int fd : {out.readFd(), err.readFd(), exited ? -1 : pidFd})
       if (fd >= 0)
         fds[count++] = pollfd{fd, POLLIN, 0};
-    auto left =
+    int64_t leftMs =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)
             .count() +
         1;
     // Without a pidfd, exit is noticed by polling every 10 ms.
-    int waitMs = static_cast<int>(
-        std::min<int64_t>(left, pidFd >= 0 || exited ? INT_MAX : 10));
+    if (pidFd < 0 && !exited)
+      leftMs = std::min<int64_t>(leftMs, 10);
+    int waitMs = static_cast<int>(std::min<int64_t>(leftMs, INT_MAX));
     if (poll(fds, count, waitMs) < 0 && errno != EINTR)
       break;
     for (nfds_t i = 0; i < count; ++i) {
@@ -409,24 +421,21 @@ Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
     if (waited < 0 && errno == ECHILD) {
       // SIGCHLD is ignored here, so the kernel reaped it: how it ended is
       // lost, and only its group is left to kill.
-      result.seconds =
-          std::chrono::duration<double>(Clock::now() - start).count();
+      result.seconds = elapsed();
       kill(-pid, SIGKILL);
       exited = true;
       waitStatus = -1;
     } else if (waited == 0 && info.si_pid == pid) {
-      auto end = Clock::now();
+      result.seconds = elapsed();
       // The child is a zombie until reaped, so its pid (the group's id)
       // cannot be reused yet: kill what it left behind, then reap it.
       kill(-pid, SIGKILL);
       wait4(pid, &waitStatus, 0, &usage);
-      result.seconds = std::chrono::duration<double>(end - start).count();
       exited = true;
     }
   }
   if (!exited) {
-    result.seconds =
-        std::chrono::duration<double>(Clock::now() - start).count();
+    result.seconds = elapsed();
     kill(-pid, SIGKILL);
     while (wait4(pid, &waitStatus, 0, &usage) < 0 && errno == EINTR) {
     }
@@ -435,17 +444,35 @@ Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
   if (pidFd >= 0)
     close(pidFd);
 
-  if (waitStatus == -1)
-    result.exitCode = -1;
-  else if (WIFEXITED(waitStatus))
+  if (waitStatus != -1 && WIFEXITED(waitStatus))
     result.exitCode = WEXITSTATUS(waitStatus);
-  else if (WIFSIGNALED(waitStatus) && !result.timedOut && !overflow)
-    result.signal = WTERMSIG(waitStatus);
-  if (result.timedOut)
+  else if (result.timedOut)
     result.signal = SIGKILL;
+  else if (waitStatus != -1 && WIFSIGNALED(waitStatus) && !overflow)
+    result.signal = WTERMSIG(waitStatus);
   result.peakMemoryBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
-  if (overflow)
-    return makeError(name + ": wrote more than " +
+  return overflow;
+}
+
+} // namespace
+
+Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
+                                 const ProcessOptions &options) {
+  if (argv.empty())
+    return makeError("no program given");
+  if (Status valid = validateProcessOptions(options); !valid)
+    return valid.error();
+  auto path = findProgram(argv[0]);
+  if (!path)
+    return path.error();
+  Pipe out, err;
+  auto pid = startChild(argv, *path, options, out, err);
+  if (!pid)
+    return pid.error();
+  ProcessResult result;
+  result.pid = *pid;
+  if (const char *overflow = superviseChild(*pid, options, out, err, result))
+    return makeError(argv[0] + ": wrote more than " +
                      formatBytes(options.outputBytes) + " to " + overflow +
                      ", so it was stopped");
   return result;
