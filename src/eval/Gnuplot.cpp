@@ -2,58 +2,17 @@
 // output is embedded in the page.
 #include "rlopt/eval/Report.h"
 
+#include "rlopt/core/Process.h"
+#include "rlopt/core/TempDir.h"
+
 #include <cctype>
-#include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
-#include <vector>
 
 namespace rlopt::eval {
 
 namespace {
-
-/// A private directory under $TMPDIR (or /tmp), removed with its files.
-class TempDir {
-public:
-  TempDir() {
-    const char *base = std::getenv("TMPDIR");
-    std::string pattern =
-        std::string(base && *base ? base : "/tmp") + "/rlopt-gnuplot-XXXXXX";
-    if (mkdtemp(pattern.data()))
-      dir = pattern;
-  }
-  ~TempDir() {
-    for (const std::string &file : files)
-      unlink(file.c_str());
-    if (!dir.empty())
-      rmdir(dir.c_str());
-  }
-  bool ok() const { return !dir.empty(); }
-  std::string file(const std::string &name) {
-    files.push_back(dir + "/" + name);
-    return files.back();
-  }
-
-private:
-  std::string dir;
-  std::vector<std::string> files;
-};
-
-std::string readWholeFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// gnuplot's stderr on one line: its non-empty lines joined, at most 400
 /// characters.
@@ -76,99 +35,43 @@ std::string oneLine(const std::string &text) {
 } // namespace
 
 Result<std::string> findGnuplot() {
-  const char *path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos)
-      end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    std::string candidate = (dir.empty() ? "." : dir) + "/gnuplot";
-    struct stat info;
-    if (stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-        access(candidate.c_str(), X_OK) == 0)
-      return candidate;
-    start = end + 1;
-  }
-  return makeError("gnuplot not found on PATH (the report's charts need it); "
-                   "run scripts/bootstrap to install it (Debian package "
-                   "gnuplot-nox)");
+  auto found = findProgram("gnuplot");
+  if (!found)
+    return makeError("gnuplot not found on PATH (the report's charts need "
+                     "it); run scripts/bootstrap to install it (Debian "
+                     "package gnuplot-nox)");
+  return found;
 }
 
 Result<std::string> runGnuplot(const std::string &gnuplot,
                                const std::string &script, int timeoutSeconds) {
-  TempDir temp;
-  if (!temp.ok())
-    return makeError(std::string("cannot create a temporary directory for "
-                                 "gnuplot: ") +
-                     std::strerror(errno));
-  std::string scriptPath = temp.file("chart.gp");
-  std::string outPath = temp.file("chart.svg");
-  std::string errPath = temp.file("stderr.txt");
+  auto temp = TempDir::create("rlopt-gnuplot");
+  if (!temp)
+    return temp.error();
+  std::string scriptPath = temp->file("chart.gp");
   {
     std::ofstream out(scriptPath, std::ios::binary);
     out << script;
     if (!out.flush())
       return makeError(scriptPath + ": cannot write the gnuplot script");
   }
-  int outFd = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  int errFd = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  int nullFd = open("/dev/null", O_RDONLY);
-  if (outFd < 0 || errFd < 0 || nullFd < 0) {
-    for (int fd : {outFd, errFd, nullFd})
-      if (fd >= 0)
-        close(fd);
-    return makeError("cannot open the temporary files for gnuplot");
-  }
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(nullFd, 0);
-    dup2(outFd, 1);
-    dup2(errFd, 2);
-    execl(gnuplot.c_str(), "gnuplot", scriptPath.c_str(),
-          static_cast<char *>(nullptr));
-    _exit(127);
-  }
-  close(outFd);
-  close(errFd);
-  close(nullFd);
-  if (pid < 0)
-    return makeError(std::string("cannot start gnuplot: ") +
-                     std::strerror(errno));
-
-  int status = 0;
-  auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
-  for (;;) {
-    pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid)
-      break;
-    if (done < 0 && errno != EINTR)
-      return makeError(std::string("waiting for gnuplot: ") +
-                       std::strerror(errno));
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return makeError("gnuplot did not finish within " +
-                       std::to_string(timeoutSeconds) + " s");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  std::string errors = oneLine(readWholeFile(errPath));
-  if (WIFSIGNALED(status))
-    return makeError("gnuplot crashed (signal " +
-                     std::to_string(WTERMSIG(status)) + ")" +
-                     (errors.empty() ? "" : ": " + errors));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code == 127 && errors.empty())
-      return makeError("cannot run " + gnuplot +
-                       "; run scripts/bootstrap to install gnuplot");
-    return makeError("gnuplot failed (exit code " + std::to_string(code) + ")" +
-                     (errors.empty() ? "" : ": " + errors));
-  }
-  return readWholeFile(outPath);
+  ProcessOptions options;
+  options.timeoutSeconds = timeoutSeconds;
+  auto run = runProcess({gnuplot, scriptPath}, options);
+  if (!run)
+    return run.error();
+  std::string errors = oneLine(run->err);
+  std::string quoted = errors.empty() ? "" : ": " + errors;
+  if (run->timedOut)
+    return makeError("gnuplot did not finish within " +
+                     std::to_string(timeoutSeconds) + " s");
+  if (run->signal != 0)
+    return makeError("gnuplot crashed (" + describeFailure(*run, options) +
+                     ")" + quoted);
+  if (run->exitCode != 0)
+    return makeError("gnuplot failed (exit code " +
+                     std::to_string(run->exitCode) + ")" + quoted);
+  return run->out;
 }
 
 std::string gnuplotQuote(const std::string &text) {

@@ -1,10 +1,11 @@
 // Benchmark URIs to LLVM modules: bundled C programs, generated programs and
 // user files.
 #include "rlopt/passes/Benchmark.h"
-#include "rlopt/passes/Subprocess.h"
 
 #include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
+#include "rlopt/core/Process.h"
+#include "rlopt/core/TempDir.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
@@ -58,6 +59,15 @@ std::string firstErrorLine(const std::string &diagnostics) {
   return first.empty() ? "failed without a message" : first;
 }
 
+/// Why a tool failed: its first error line when it exited with one, else
+/// how it ended (a crash, a timeout, a limit).
+std::string toolFailure(const ProcessResult &run,
+                        const ProcessOptions &options) {
+  if (run.exitCode > 0 && !run.err.empty())
+    return firstErrorLine(run.err);
+  return describeFailure(run, options);
+}
+
 Result<uint64_t> parseSeed(llvm::StringRef text, const std::string &uri) {
   uint64_t seed = 0;
   if (text.empty() || text.getAsInteger(10, seed))
@@ -106,11 +116,15 @@ compileC(const std::string &cPath, const BenchmarkSources &sources,
       "-w"};
   args.insert(args.end(), extraFlags.begin(), extraFlags.end());
   args.insert(args.end(), {cPath, "-o", bc});
-  auto run = runProcess(sources.clang, args, 120);
+  args.insert(args.begin(), sources.clang);
+  ProcessOptions options;
+  options.timeoutSeconds = 120;
+  auto run = runProcess(args, options);
   if (!run)
     return run.error();
-  if (run->exitCode != 0)
-    return makeError(cPath + ": does not compile: " + firstErrorLine(run->err));
+  if (!run->succeeded())
+    return makeError(cPath +
+                     ": does not compile: " + toolFailure(*run, options));
   return readIrFile(bc, context);
 }
 
@@ -211,15 +225,15 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
     std::string cPath = dir->file("csmith.c");
     // Csmith also writes platform.info into its working directory, so it
     // runs inside the scratch directory.
+    ProcessOptions options;
+    options.workingDirectory = dir->path();
     auto run = runProcess(
-        "sh",
-        {"-c", "cd '" + dir->path() + "' && exec '" + src.csmith + "' --seed " +
-                   std::to_string(*seed) + " --output csmith.c"},
-        60);
+        {src.csmith, "--seed", std::to_string(*seed), "--output", "csmith.c"},
+        options);
     if (!run)
       return run.error();
-    if (run->exitCode != 0)
-      return makeError(uri + ": csmith failed: " + firstErrorLine(run->err));
+    if (!run->succeeded())
+      return makeError(uri + ": csmith failed: " + toolFailure(*run, options));
     auto module = compileC(cPath, src, *ctx, {"-I/usr/include/csmith"});
     if (!module)
       return makeError(uri + ": " + module.error().message);
@@ -232,13 +246,15 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
     auto seed = parseSeed(ref.drop_front(strlen(kStressPrefix)), uri);
     if (!seed)
       return seed.error();
-    auto run = runProcess(src.llvmStress,
-                          {"-seed=" + std::to_string(*seed), "-size=200"}, 60);
+    ProcessOptions options;
+    auto run = runProcess(
+        {src.llvmStress, "-seed=" + std::to_string(*seed), "-size=200"},
+        options);
     if (!run)
       return run.error();
-    if (run->exitCode != 0)
+    if (!run->succeeded())
       return makeError(uri +
-                       ": llvm-stress failed: " + firstErrorLine(run->err));
+                       ": llvm-stress failed: " + toolFailure(*run, options));
     auto buffer = llvm::MemoryBuffer::getMemBuffer(run->out, uri);
     auto module = parseIr(buffer->getMemBufferRef(), uri, *ctx);
     if (!module)

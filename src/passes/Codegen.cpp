@@ -1,9 +1,9 @@
 // Host code generation: object files for the code-size observation and
 // executables for the runtime observation.
 #include "rlopt/passes/Codegen.h"
-#include "rlopt/passes/Subprocess.h"
 
 #include "rlopt/core/File.h"
+#include "rlopt/core/Process.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -58,14 +58,18 @@ Result<std::string> buildExecutable(const llvm::Module &module,
   std::string exePath = dir + "/program";
   if (Status written = writeFileAtomically(objectPath, *object); !written)
     return written.error();
-  std::vector<std::string> args = {objectPath, "-o", exePath};
-  args.insert(args.end(), libs.begin(), libs.end());
-  auto linked = runProcess(clang, args, 120);
+  std::vector<std::string> argv = {clang, objectPath, "-o", exePath};
+  argv.insert(argv.end(), libs.begin(), libs.end());
+  ProcessOptions options;
+  options.timeoutSeconds = 120;
+  auto linked = runProcess(argv, options);
   if (!linked)
     return linked.error();
-  if (linked->exitCode != 0)
+  if (!linked->succeeded())
     return makeError("linking failed: " +
-                     linked->err.substr(0, linked->err.find('\n')));
+                     (linked->exitCode > 0 && !linked->err.empty()
+                          ? linked->err.substr(0, linked->err.find('\n'))
+                          : describeFailure(*linked, options)));
   return exePath;
 }
 

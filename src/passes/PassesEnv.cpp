@@ -124,6 +124,12 @@ Result<PassesEnvConfig> PassesEnvConfig::fromJson(const nlohmann::json &json,
         config.runtime.warmupRuns = value.get<int>();
       else if (key == "runtime_timed_runs")
         config.runtime.timedRuns = value.get<int>();
+      else if (key == "runtime_timeout_seconds")
+        config.runtime.timeoutSeconds = value.get<int>();
+      else if (key == "runtime_memory_mib")
+        config.runtime.memoryMiB = value.get<int64_t>();
+      else if (key == "runtime_max_processes")
+        config.runtime.maxProcesses = value.get<int>();
       else
         return makeError(where + ": unknown key '" + key + "'");
     } catch (const nlohmann::json::exception &) {
@@ -146,6 +152,8 @@ PassesEnv::create(const PassesEnvConfig &config,
                      oneOf(kRewardSpaces));
   if (config.episodeLength < 1)
     return makeError("episode_length must be at least 1");
+  if (Status valid = validateRuntimeOptions(config.runtime); !valid)
+    return valid.error();
   auto runner = PassRunner::create();
   if (!runner)
     return runner.error();
@@ -443,7 +451,9 @@ Validation PassesEnv::validate() {
     return result;
   }
   shared->runner->adoptHostTarget(*pristine->module);
-  RuntimeOptions once{0, 1, cfg.runtime.timeoutSeconds};
+  RuntimeOptions once = cfg.runtime;
+  once.warmupRuns = 0;
+  once.timedRuns = 1;
   auto &machine = shared->runner->targetMachine();
   auto reference =
       measureRuntime(*pristine->module, machine, current.libs, once);

@@ -1,7 +1,9 @@
 // The Runtime observation: build, then time the program in child processes.
 #include "rlopt/passes/Runtime.h"
 #include "rlopt/passes/Codegen.h"
-#include "rlopt/passes/Subprocess.h"
+
+#include "rlopt/core/Process.h"
+#include "rlopt/core/TempDir.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,12 +19,31 @@ double quantile(std::vector<double> sorted, double q) {
 }
 } // namespace
 
+Status validateRuntimeOptions(const RuntimeOptions &options) {
+  if (options.warmupRuns < 0)
+    return makeError("runtime: warm-up runs must be 0 or more (got " +
+                     std::to_string(options.warmupRuns) + ")");
+  if (options.timedRuns < 1)
+    return makeError("runtime: timed runs must be at least 1 (got " +
+                     std::to_string(options.timedRuns) + ")");
+  if (options.timeoutSeconds <= 0)
+    return makeError("runtime: the timeout must be positive (got " +
+                     std::to_string(options.timeoutSeconds) + " s)");
+  if (options.memoryMiB <= 0)
+    return makeError("runtime: the memory limit must be positive (got " +
+                     std::to_string(options.memoryMiB) + " MiB)");
+  if (options.maxProcesses <= 0)
+    return makeError("runtime: the process limit must be positive (got " +
+                     std::to_string(options.maxProcesses) + ")");
+  return Status::success();
+}
+
 Result<RuntimeMeasurement> measureRuntime(const llvm::Module &module,
                                           llvm::TargetMachine &machine,
                                           const std::vector<std::string> &libs,
                                           const RuntimeOptions &options) {
-  if (options.timedRuns < 1)
-    return makeError("runtime: timed runs must be at least 1");
+  if (Status valid = validateRuntimeOptions(options); !valid)
+    return valid.error();
   auto dir = TempDir::create("rlopt-run");
   if (!dir)
     return dir.error();
@@ -35,13 +56,19 @@ Result<RuntimeMeasurement> measureRuntime(const llvm::Module &module,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
 
+  ProcessOptions limits;
+  limits.timeoutSeconds = options.timeoutSeconds;
+  limits.cpuSeconds = options.timeoutSeconds;
+  // Capped at 1 EiB, beyond any machine, so the shift cannot overflow.
+  limits.memoryBytes = std::min<int64_t>(options.memoryMiB, int64_t(1) << 40)
+                       << 20;
+  limits.maxProcesses = options.maxProcesses;
   for (int run = 0; run < options.warmupRuns + options.timedRuns; ++run) {
-    auto process = runProcess(*exe, {}, options.timeoutSeconds);
+    auto process = runProcess({*exe}, limits);
     if (!process)
       return makeError("program run failed: " + process.error().message);
-    if (process->exitCode != 0)
-      return makeError("program exited with code " +
-                       std::to_string(process->exitCode));
+    if (!process->succeeded())
+      return makeError("program " + describeFailure(*process, limits));
     if (run == 0)
       result.output = process->out;
     else if (process->out != result.output)
