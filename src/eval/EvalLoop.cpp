@@ -5,9 +5,10 @@ namespace rlopt::eval {
 
 Result<std::unique_ptr<agent::discrete::DiscretePolicy>>
 loadPolicyAgent(const std::string &agent, const Spaces &spaces) {
-  if (agent.rfind("policy:", 0) != 0)
+  std::string path = policyPathOf(agent);
+  if (path.empty())
     return std::unique_ptr<agent::discrete::DiscretePolicy>();
-  auto loaded = agent::discrete::DiscretePolicy::load(agent.substr(7), spaces);
+  auto loaded = agent::discrete::DiscretePolicy::load(path, spaces);
   if (!loaded)
     return loaded.error();
   return std::make_unique<agent::discrete::DiscretePolicy>(loaded.takeValue());

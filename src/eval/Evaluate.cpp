@@ -12,48 +12,6 @@
 
 namespace rlopt::eval {
 
-std::string AgentSpec::name() const {
-  switch (kind) {
-  case Kind::Naive:
-    return "naive";
-  case Kind::Heuristic:
-    return "heuristic";
-  case Kind::Random:
-    return "random:" + std::to_string(episodes);
-  case Kind::Policy:
-    return "policy:" + policyPath;
-  }
-  return "naive";
-}
-
-Result<AgentSpec> AgentSpec::parse(const std::string &text) {
-  AgentSpec spec;
-  if (text == "naive")
-    return spec;
-  if (text == "heuristic") {
-    spec.kind = Kind::Heuristic;
-    return spec;
-  }
-  if (text.rfind("random:", 0) == 0) {
-    std::string count = text.substr(7);
-    char *end = nullptr;
-    long n = std::strtol(count.c_str(), &end, 10);
-    if (count.empty() || *end || n < 1 || n > 100000)
-      return makeError("--agent random:N needs N in 1..100000, got '" + text +
-                       "'");
-    spec.kind = Kind::Random;
-    spec.episodes = n;
-    return spec;
-  }
-  if (text.rfind("policy:", 0) == 0 && text.size() > 7) {
-    spec.kind = Kind::Policy;
-    spec.policyPath = text.substr(7);
-    return spec;
-  }
-  return makeError("unknown agent '" + text +
-                   "' (expected naive, heuristic, random:N or policy:PATH)");
-}
-
 bool isComputeBound(const std::string &opClass) {
   return opClass == "matmul" || opClass == "batch_matmul" ||
          opClass == "conv_2d" || opClass == "conv2d" || opClass == "matvec";
@@ -123,9 +81,10 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
       schedule = *parsed;
     break;
   }
-  case AgentSpec::Kind::Naive:
-    break;
-  case AgentSpec::Kind::Heuristic: {
+  case AgentSpec::Kind::RandomTime: // not offered here
+  case AgentSpec::Kind::Fixed: {
+    if (!options.agent.is("heuristic"))
+      break;
     linalg::HeuristicOptions heuristic;
     heuristic.threads = options.env.measure.threads;
     heuristic.limits = options.env.measure.transformLimits;

@@ -44,37 +44,34 @@ json GraphSummary::toJson() const {
 
 namespace {
 
+const AgentChoices kGraphAgents = {{"default", "greedy"}, true};
+
 Status checkAgent(const std::string &agent) {
-  if (agent == "default" || agent == "greedy" || agent.rfind("policy:", 0) == 0)
-    return Status::success();
-  if (agent.rfind("random:", 0) == 0) {
-    char *end = nullptr;
-    long episodes = std::strtol(agent.c_str() + 7, &end, 10);
-    if (end && *end == '\0' && episodes > 0)
-      return Status::success();
-    return makeError("agent '" + agent +
-                     "': expected random:EPISODES with EPISODES > 0");
-  }
-  return makeError("agent '" + agent +
-                   "': expected default, greedy, random:EPISODES or "
-                   "policy:PATH");
+  auto parsed = AgentSpec::parse(agent, kGraphAgents);
+  return parsed ? Status::success() : Status(parsed.error());
 }
 
 Result<std::vector<Action>>
 runAgent(graph::GraphEnv &env, const std::string &uri,
          const GraphEvalOptions &options,
          const agent::discrete::DiscretePolicy *policy) {
+  auto agent = AgentSpec::parse(options.agent, kGraphAgents);
+  if (!agent)
+    return agent.error();
   BenchmarkRef benchmark{uri};
   if (policy)
     return policyActions(*policy, env, benchmark, options.seed);
-  if (options.agent == "greedy") {
+  if (agent->is("greedy")) {
     auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
     if (!found)
       return found.error();
     return found->actions;
   }
   agent::SearchBudget budget;
-  budget.maxEpisodes = std::stol(options.agent.substr(7));
+  if (agent->kind == AgentSpec::Kind::Random)
+    budget.maxEpisodes = agent->episodes;
+  else
+    budget.maxSeconds = agent->seconds;
   auto found =
       agent::randomSequenceSearch(env, benchmark, budget, options.seed);
   if (!found)

@@ -45,49 +45,45 @@ json PassesSummary::toJson() const {
 
 namespace {
 
+const AgentChoices kPassesAgents = {{"Oz", "O3", "greedy"}, true};
+
 /// Runs the agent; returns its pass list (empty for the fixed pipelines,
 /// whose count comes from the baseline).
 Result<std::vector<Action>>
 runAgent(passes::PassesEnv &env, const std::string &uri,
          const PassesEvalOptions &options,
          const agent::discrete::DiscretePolicy *policy) {
-  const std::string &agent = options.agent;
+  auto agent = AgentSpec::parse(options.agent, kPassesAgents);
+  if (!agent)
+    return agent.error();
   BenchmarkRef benchmark{uri};
   if (policy)
     return policyActions(*policy, env, benchmark, options.seed);
-  if (agent.rfind("random:", 0) == 0) {
+  if (agent->kind == AgentSpec::Kind::Random ||
+      agent->kind == AgentSpec::Kind::RandomTime) {
     agent::SearchBudget budget;
-    budget.maxSeconds = std::stod(agent.substr(7));
+    if (agent->kind == AgentSpec::Kind::Random)
+      budget.maxEpisodes = agent->episodes;
+    else
+      budget.maxSeconds = agent->seconds;
     auto found =
         agent::randomSequenceSearch(env, benchmark, budget, options.seed);
     if (!found)
       return found.error();
     return found->actions;
   }
-  if (agent == "greedy") {
+  if (agent->is("greedy")) {
     auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
     if (!found)
       return found.error();
     return found->actions;
   }
-  return makeError("unknown agent '" + agent + "'");
+  return makeError("unknown agent '" + options.agent + "'");
 }
 
 Status checkAgent(const std::string &agent) {
-  if (agent == "Oz" || agent == "O3" || agent == "greedy")
-    return Status::success();
-  if (agent.rfind("policy:", 0) == 0)
-    return Status::success();
-  if (agent.rfind("random:", 0) == 0) {
-    char *end = nullptr;
-    double seconds = std::strtod(agent.c_str() + 7, &end);
-    if (end && *end == '\0' && seconds > 0)
-      return Status::success();
-    return makeError("agent '" + agent +
-                     "': expected random:SECONDS with SECONDS > 0");
-  }
-  return makeError("agent '" + agent +
-                   "': expected Oz, O3, greedy, random:SECONDS or policy:PATH");
+  auto parsed = AgentSpec::parse(agent, kPassesAgents);
+  return parsed ? Status::success() : Status(parsed.error());
 }
 
 PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,

@@ -60,7 +60,7 @@ TEST(PassesCli, BadInputsGetOneLineErrorsAndNoOutputFile) {
        "expected a decimal seed"},
       {{"passes", "eval", "--suite", "rlopt-v0", "--agent", "random:0", "--out",
         (scratch / "res").string()},
-       "random:SECONDS"},
+       "random:N needs N in 1..1000000 episodes (random-time:SECONDS"},
       {{"passes", "eval", "--suite", "rlopt-v0", "--split", "valid", "--agent",
         "greedy", "--out", (scratch / "res").string()},
        "split 'valid'"},

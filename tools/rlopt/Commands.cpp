@@ -88,12 +88,13 @@ const CommandGroup kPasses = {
       "[--reward R] [--config C] [-o OUT.ll] [--validate] [--json]",
       "apply passes to a benchmark, print observations", runPassesRun},
      {"search",
-      "URI... --agent greedy|random:SECONDS [--seed S]\n"
+      "URI... --agent greedy|random:N|random-time:SECONDS [--seed S]\n"
       "[--episode-length N] [--json]",
       "search pass sequences for benchmarks", runPassesSearch},
      {"eval",
       "(--suite rlopt-v0 [--split train|test|all] | URI...)\n"
-      "--agent Oz|O3|greedy|random:SECONDS|policy:PATH --out DIR\n"
+      "--agent Oz|O3|greedy|random:N|random-time:SECONDS|policy:PATH\n"
+      "--out DIR "
       "[--episode-length N] [--no-validate] [--json]",
       "evaluate an agent on benchmarks", runPassesEval},
      {"train",
@@ -116,7 +117,8 @@ const CommandGroup kGraph = {
       "[--json]",
       "apply graph passes to a module", runGraphRun},
      {"eval",
-      "--agent greedy|random:N|policy:PATH --out DIR [--split S]\n"
+      "--agent default|greedy|random:N|random-time:SECONDS|policy:PATH\n"
+      "--out DIR [--split S] "
       "[--seed S] [--episode-length N] [--reward R]\n"
       "[--observation O] [--env-config C] [--shaping] [--json]",
       "evaluate an agent on the bundled graphs", runGraphEval},

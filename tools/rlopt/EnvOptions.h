@@ -4,6 +4,7 @@
 #include "Args.h"
 
 #include "rlopt/core/Json.h"
+#include "rlopt/eval/AgentSpec.h"
 
 #include <filesystem>
 #include <memory>
@@ -22,11 +23,11 @@ inline std::string envSettingsFile(const Args &args,
     return "";
   if (args.has(fileOption))
     return args.get(fileOption);
-  std::string agent = args.get("agent");
-  if (agent.rfind("policy:", 0) != 0)
+  std::string policy = eval::policyPathOf(args.get("agent"));
+  if (policy.empty())
     return "";
   std::filesystem::path runEnv =
-      std::filesystem::path(agent.substr(7)).parent_path() / "env.json";
+      std::filesystem::path(policy).parent_path() / "env.json";
   std::error_code ec;
   return std::filesystem::is_regular_file(runEnv, ec) ? runEnv.string() : "";
 }

@@ -6,6 +6,7 @@
 #include "rlopt/core/Env.h"
 #include "rlopt/core/Progress.h"
 #include "rlopt/core/Result.h"
+#include "rlopt/eval/AgentSpec.h"
 
 #include <chrono>
 #include <memory>

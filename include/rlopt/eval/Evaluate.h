@@ -2,6 +2,7 @@
 #define RLOPT_EVAL_EVALUATE_H
 
 #include "rlopt/core/Result.h"
+#include "rlopt/eval/AgentSpec.h"
 #include "rlopt/linalg/EnvConfig.h"
 #include "rlopt/linalg/ExternalBaseline.h"
 
@@ -12,17 +13,6 @@
 #include <vector>
 
 namespace rlopt::eval {
-
-/// Who chooses the schedule: `naive` (none), `heuristic` (the fixed rules),
-/// `random:N` (best of N random masked episodes), `policy:PATH` (a trained
-/// policy, greedy).
-struct AgentSpec {
-  enum class Kind { Naive, Heuristic, Random, Policy } kind = Kind::Naive;
-  int episodes = 0;
-  std::string policyPath; ///< policy:PATH, run greedily
-  std::string name() const;
-  static Result<AgentSpec> parse(const std::string &text);
-};
 
 /// One program to evaluate, as a suite manifest lists it.
 struct EvalBenchmark {

@@ -1,0 +1,49 @@
+#ifndef RLOPT_EVAL_AGENTSPEC_H
+#define RLOPT_EVAL_AGENTSPEC_H
+
+#include "rlopt/core/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rlopt::eval {
+
+/// The agents one evaluation offers besides random search and policies.
+struct AgentChoices {
+  std::vector<std::string> fixed; ///< e.g. naive, heuristic; Oz, O3, greedy
+  bool timed = false;             ///< whether random-time:S is offered
+};
+
+/// What `--agent` names, in one grammar for the three evaluations:
+///   NAME           a fixed agent of the environment (naive, heuristic, Oz,
+///                  greedy, ...)
+///   random:N       the best of N episodes of masked random search
+///   random-time:S  random search for S seconds (pass ordering only)
+///   policy:PATH    a trained policy, run greedily
+struct AgentSpec {
+  enum class Kind { Fixed, Random, RandomTime, Policy } kind = Kind::Fixed;
+  std::string fixed = "naive"; ///< Kind::Fixed
+  int64_t episodes = 0;        ///< Kind::Random
+  double seconds = 0;          ///< Kind::RandomTime
+  std::string policyPath;      ///< Kind::Policy
+
+  /// The spec as it is written on the command line.
+  std::string name() const;
+  bool is(const std::string &name) const {
+    return kind == Kind::Fixed && fixed == name;
+  }
+  /// Parses `text`; an agent `choices` does not offer is an error listing
+  /// those it does.
+  static Result<AgentSpec> parse(const std::string &text,
+                                 const AgentChoices &choices);
+  /// The Linalg evaluation's choices: naive, heuristic, random:N, policy.
+  static Result<AgentSpec> parse(const std::string &text);
+};
+
+/// PATH of `policy:PATH`, or empty when `text` names no policy.
+std::string policyPathOf(const std::string &text);
+
+} // namespace rlopt::eval
+
+#endif
