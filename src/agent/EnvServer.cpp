@@ -24,13 +24,12 @@ static int serve(measure::WorkerChannel &channel,
     std::string op = request.value("op", "");
     nlohmann::json reply;
     if (op == "reset") {
-      Observation obs = env->reset({request["uri"].get<std::string>()},
-                                   request["seed"].get<uint64_t>());
-      if (obs.masks.empty())
-        reply = {
-            {"error", "cannot reset " + request["uri"].get<std::string>()}};
+      auto obs = env->tryReset({request["uri"].get<std::string>()},
+                               request["seed"].get<uint64_t>());
+      if (!obs)
+        reply = {{"error", obs.error().message}};
       else
-        reply = {{"obs", toJson(obs)}};
+        reply = {{"obs", toJson(*obs)}};
     } else if (op == "step") {
       StepResult r = env->step({request["action"].get<std::vector<int64_t>>()});
       reply = {{"obs", toJson(r.obs)},

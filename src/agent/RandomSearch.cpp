@@ -25,9 +25,10 @@ Result<SearchResult> randomSearch(
   SearchResult result;
   uint64_t state = seed;
   for (int e = 0; e < episodes; ++e) {
-    Observation obs = env.reset(benchmark, seed + e);
-    if (obs.masks.empty())
-      return makeError(benchmark.uri + ": the environment could not reset");
+    auto started = env.tryReset(benchmark, seed + e);
+    if (!started)
+      return started.error();
+    Observation obs = started.takeValue();
     EpisodeOutcome outcome;
     StepResult step;
     do {

@@ -21,14 +21,6 @@ bool budgetSpent(const SearchBudget &budget, long episodes,
   return budget.maxSeconds > 0 && secondsSince(start) >= budget.maxSeconds;
 }
 
-Result<Observation> resetOrError(Env &env, const BenchmarkRef &benchmark,
-                                 uint64_t seed) {
-  Observation obs = env.reset(benchmark, seed);
-  if (obs.masks.empty())
-    return makeError(benchmark.uri + ": the environment could not reset");
-  return obs;
-}
-
 std::string stepError(const StepResult &step) {
   auto it = step.info.find("error");
   return it == step.info.end() ? "" : it->get<std::string>();
@@ -48,7 +40,7 @@ Result<SequenceResult> randomSequenceSearch(Env &env,
   uint64_t state = seed;
   long episodes = 0, steps = 0;
   while (!budgetSpent(budget, episodes, start)) {
-    auto obs = resetOrError(env, benchmark, seed + episodes);
+    auto obs = env.tryReset(benchmark, seed + episodes);
     if (!obs)
       return obs.error();
     std::vector<Action> taken;
@@ -82,7 +74,7 @@ Result<SequenceResult> greedySearch(Env &env, const BenchmarkRef &benchmark,
                                     int maxSteps,
                                     const SearchProgress &progress) {
   auto start = Clock::now();
-  auto obs = resetOrError(env, benchmark, 0);
+  auto obs = env.tryReset(benchmark, 0);
   if (!obs)
     return obs.error();
   if (obs->masks.size() != 1)
@@ -125,7 +117,7 @@ Result<SequenceResult> greedySearch(Env &env, const BenchmarkRef &benchmark,
 
 Result<double> replayActions(Env &env, const BenchmarkRef &benchmark,
                              const std::vector<Action> &actions) {
-  auto obs = resetOrError(env, benchmark, 0);
+  auto obs = env.tryReset(benchmark, 0);
   if (!obs)
     return obs.error();
   double reward = 0;

@@ -84,7 +84,7 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
                          const agent::discrete::DiscretePolicy *policy) {
   GraphOutcome outcome;
   outcome.uri = uri;
-  if (auto started = env.tryReset(uri); !started) {
+  if (auto started = env.tryReset({uri}, 0); !started) {
     outcome.error = started.error().message;
     return outcome;
   }

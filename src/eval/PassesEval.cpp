@@ -91,7 +91,7 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
                           const agent::discrete::DiscretePolicy *policy) {
   PassesOutcome outcome;
   outcome.uri = uri;
-  auto started = env.tryReset(uri);
+  auto started = env.tryReset({uri}, 0);
   if (!started) {
     outcome.error = started.error().message;
     return outcome;

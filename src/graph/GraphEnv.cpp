@@ -1,5 +1,6 @@
 // The graph pass-ordering environment (XLA pass-ordering paper).
 #include "rlopt/graph/GraphEnv.h"
+#include "rlopt/core/ConfigFields.h"
 #include "rlopt/graph/CostAnalysis.h"
 #include "rlopt/graph/GraphPass.h"
 #include "rlopt/graph/OpCount.h"
@@ -33,42 +34,29 @@ struct GraphEnv::Shared {
   std::map<std::string, int64_t> defaultCount; ///< D, by resolved path
 };
 
+namespace {
+/// The keys of an env config file; graphDir is where the CLI finds graphs,
+/// not a setting of the environment.
+template <typename Visit> void visitFields(GraphEnvConfig &c, Visit &&visit) {
+  visit("observation", c.observation);
+  visit("reward", c.reward);
+  visit("shaping", c.shaping);
+  visit("shaping_gamma", c.shapingGamma);
+  visit("episode_length", c.episodeLength);
+  visit("mask_unchanged_passes", c.maskUnchangedPasses);
+}
+} // namespace
+
 Result<GraphEnvConfig> GraphEnvConfig::fromJson(const nlohmann::json &json,
                                                 const std::string &where) {
-  GraphEnvConfig config;
-  if (!json.is_object())
-    return makeError(where + ": expected a JSON object");
-  for (const auto &[key, value] : json.items()) {
-    try {
-      if (key == "observation")
-        config.observation = value.get<std::string>();
-      else if (key == "reward")
-        config.reward = value.get<std::string>();
-      else if (key == "shaping")
-        config.shaping = value.get<bool>();
-      else if (key == "shaping_gamma")
-        config.shapingGamma = value.get<double>();
-      else if (key == "episode_length")
-        config.episodeLength = value.get<int>();
-      else if (key == "mask_unchanged_passes")
-        config.maskUnchangedPasses = value.get<bool>();
-      else
-        return makeError(where + ": unknown key '" + key + "'");
-    } catch (const nlohmann::json::exception &) {
-      return makeError(where + ": " + key + ": wrong type (got " +
-                       value.dump() + ")");
-    }
-  }
-  return config;
+  return configFromJson<GraphEnvConfig>(
+      json, where,
+      [](GraphEnvConfig &c, auto &&visit) { visitFields(c, visit); });
 }
 
 nlohmann::json GraphEnvConfig::toJson() const {
-  return {{"observation", observation},
-          {"reward", reward},
-          {"shaping", shaping},
-          {"shaping_gamma", shapingGamma},
-          {"episode_length", episodeLength},
-          {"mask_unchanged_passes", maskUnchangedPasses}};
+  return configToJson(
+      *this, [](GraphEnvConfig &c, auto &&visit) { visitFields(c, visit); });
 }
 
 Result<std::unique_ptr<GraphEnv>>
@@ -133,17 +121,10 @@ std::vector<std::string> GraphEnv::graphUris() const {
   return uris;
 }
 
-Observation GraphEnv::reset(const BenchmarkRef &benchmark, uint64_t) {
-  auto obs = tryReset(benchmark.uri);
-  if (!obs) {
-    resetError = obs.error();
-    return {};
-  }
-  resetError.reset();
-  return obs.takeValue();
-}
-
-Result<Observation> GraphEnv::tryReset(const std::string &name) {
+Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
+                                       uint64_t) {
+  const std::string &name = benchmark.uri;
+  ended = true; // until the new episode has started
   auto path = resolve(name);
   if (!path)
     return path.error();
@@ -230,18 +211,12 @@ std::vector<uint8_t> GraphEnv::actionMask() const {
 
 StepResult GraphEnv::step(const Action &action) {
   StepResult result;
-  if (ended) {
-    result.terminated = true;
-    result.info["error"] = "step outside an episode; call reset";
-    return result;
-  }
+  if (ended)
+    return endWithError(kStepOutsideEpisode);
   const auto &passes = graphPasses();
-  if (action.values.size() != 1 || action.values[0] < 0 ||
-      action.values[0] >= static_cast<int64_t>(passes.size())) {
+  if (auto problem = whyOutsideSpace(action, envSpaces.action)) {
     ended = true;
-    result.terminated = true;
-    result.info["error"] = "action must be one pass index in [0, " +
-                           std::to_string(passes.size()) + ")";
+    result = endWithError(*problem);
     result.obs = observation();
     return result;
   }

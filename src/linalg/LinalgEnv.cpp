@@ -106,6 +106,15 @@ static std::string pathOf(const std::string &uri) {
 
 Result<Observation> LinalgEnv::tryReset(const BenchmarkRef &benchmark,
                                         uint64_t seed) {
+  auto obs = startEpisode(benchmark, seed);
+  // A failed reset leaves no episode to step in.
+  if (!obs)
+    episode.reset();
+  return obs;
+}
+
+Result<Observation> LinalgEnv::startEpisode(const BenchmarkRef &benchmark,
+                                            uint64_t seed) {
   std::shared_ptr<mlir::MLIRContext> context;
   std::shared_ptr<Program> program;
   std::shared_ptr<measure::Cache> cache;
@@ -148,18 +157,7 @@ Result<Observation> LinalgEnv::tryReset(const BenchmarkRef &benchmark,
   }
   if (episode->position >= episode->order.size())
     episode->done = true;
-  resetError.reset();
   return observe();
-}
-
-Observation LinalgEnv::reset(const BenchmarkRef &benchmark, uint64_t seed) {
-  auto obs = tryReset(benchmark, seed);
-  if (!obs) {
-    resetError = obs.error();
-    episode.reset();
-    return Observation{};
-  }
-  return *obs;
 }
 
 int LinalgEnv::currentOp() const {
@@ -329,23 +327,18 @@ StepResult LinalgEnv::finishStep(double reward, bool terminated, Info info) {
 
 StepResult LinalgEnv::step(const Action &action) {
   Info info = Info::object();
-  if (!episode || episode->done) {
-    StepResult result;
-    result.terminated = true;
-    result.info = {{"error", "step() after the episode ended; call reset()"}};
-    return result;
-  }
+  if (!episode || episode->done)
+    return endWithError(kStepOutsideEpisode);
   auto fail = [&](const std::string &message) {
     info["error"] = message;
     return finishStep(cfg.failureReward, true, info);
   };
-  if (action.values.size() != numHeads())
-    return fail("action has " + std::to_string(action.values.size()) +
-                " values; expected " + std::to_string(numHeads()));
+  if (auto problem = whyOutsideSpace(action, envSpaces.action))
+    return fail(*problem);
   auto m = masks();
   for (unsigned h = 0; h < numHeads(); ++h) {
     int64_t v = action.values[h];
-    if (v < 0 || v >= (int64_t)m[h].size() || !m[h][v])
+    if (!m[h][v])
       return fail("action head " + envSpaces.action.names[h] + " = " +
                   std::to_string(v) + " is masked");
   }

@@ -1,5 +1,6 @@
 // The LLVM pass-ordering environment.
 #include "rlopt/passes/PassesEnv.h"
+#include "rlopt/core/ConfigFields.h"
 #include "rlopt/passes/Codegen.h"
 #include "rlopt/passes/Features.h"
 #include "rlopt/passes/PassCatalog.h"
@@ -107,37 +108,24 @@ struct PassesEnv::Shared {
   }
 };
 
+namespace {
+template <typename Visit> void visitFields(PassesEnvConfig &c, Visit &&visit) {
+  visit("observation", c.observation);
+  visit("reward", c.reward);
+  visit("episode_length", c.episodeLength);
+  visit("runtime_warmup_runs", c.runtime.warmupRuns);
+  visit("runtime_timed_runs", c.runtime.timedRuns);
+  visit("runtime_timeout_seconds", c.runtime.timeoutSeconds);
+  visit("runtime_memory_mib", c.runtime.memoryMiB);
+  visit("runtime_max_processes", c.runtime.maxProcesses);
+}
+} // namespace
+
 Result<PassesEnvConfig> PassesEnvConfig::fromJson(const nlohmann::json &json,
                                                   const std::string &where) {
-  PassesEnvConfig config;
-  if (!json.is_object())
-    return makeError(where + ": expected a JSON object");
-  for (const auto &[key, value] : json.items()) {
-    try {
-      if (key == "observation")
-        config.observation = value.get<std::string>();
-      else if (key == "reward")
-        config.reward = value.get<std::string>();
-      else if (key == "episode_length")
-        config.episodeLength = value.get<int>();
-      else if (key == "runtime_warmup_runs")
-        config.runtime.warmupRuns = value.get<int>();
-      else if (key == "runtime_timed_runs")
-        config.runtime.timedRuns = value.get<int>();
-      else if (key == "runtime_timeout_seconds")
-        config.runtime.timeoutSeconds = value.get<int>();
-      else if (key == "runtime_memory_mib")
-        config.runtime.memoryMiB = value.get<int64_t>();
-      else if (key == "runtime_max_processes")
-        config.runtime.maxProcesses = value.get<int>();
-      else
-        return makeError(where + ": unknown key '" + key + "'");
-    } catch (const nlohmann::json::exception &) {
-      return makeError(where + ": " + key + ": wrong type (got " +
-                       value.dump() + ")");
-    }
-  }
-  return config;
+  return configFromJson<PassesEnvConfig>(
+      json, where,
+      [](PassesEnvConfig &c, auto &&visit) { visitFields(c, visit); });
 }
 
 Result<std::unique_ptr<PassesEnv>>
@@ -184,17 +172,10 @@ Observation PassesEnv::observation() {
   return obs;
 }
 
-Observation PassesEnv::reset(const BenchmarkRef &benchmark, uint64_t seed) {
-  auto obs = tryReset(benchmark.uri);
-  if (!obs) {
-    resetError = obs.error();
-    return {};
-  }
-  resetError.reset();
-  return obs.takeValue();
-}
-
-Result<Observation> PassesEnv::tryReset(const std::string &uri) {
+Result<Observation> PassesEnv::tryReset(const BenchmarkRef &benchmark,
+                                        uint64_t) {
+  const std::string &uri = benchmark.uri;
+  ended = true; // until the new episode has started
   auto loaded = shared->loader->load(uri);
   if (!loaded)
     return loaded.error();
@@ -229,23 +210,12 @@ Result<Observation> PassesEnv::tryReset(const std::string &uri) {
 
 StepResult PassesEnv::step(const Action &action) {
   StepResult result;
-  if (ended) {
-    result.terminated = true;
-    result.info["error"] = "step after the episode ended; call reset";
-    return result;
-  }
-  if (!current.module) {
-    result.terminated = true;
-    result.info["error"] = "step before reset";
-    return result;
-  }
+  if (ended || !current.module)
+    return endWithError(kStepOutsideEpisode);
   const auto &actions = passActions();
-  if (action.values.size() != 1 || action.values[0] < 0 ||
-      action.values[0] >= static_cast<int64_t>(actions.size())) {
+  if (auto problem = whyOutsideSpace(action, envSpaces.action)) {
     ended = true;
-    result.terminated = true;
-    result.info["error"] = "action must be one pass index in [0, " +
-                           std::to_string(actions.size()) + ")";
+    result = endWithError(*problem);
     result.obs = observation();
     return result;
   }
@@ -418,7 +388,7 @@ Validation PassesEnv::validate() {
   }
   // 1. Replay: the same actions from the start give the same IR and reward.
   PassesEnv replay(cfg, shared);
-  if (auto started = replay.tryReset(current.uri); !started) {
+  if (auto started = replay.tryReset({current.uri}, 0); !started) {
     result.errors.push_back("replay: " + started.error().message);
     return result;
   }

@@ -50,7 +50,7 @@ TEST(GraphEnv, SpacesFollowTheOpcodeVocabularyAndThePassList) {
 
 TEST(GraphEnv, ObservationIsTheOpCountVectorScaledByTheStart) {
   auto env = makeEnv();
-  auto obs = env->tryReset(kLinear);
+  auto obs = env->tryReset({kLinear}, 0);
   ASSERT_TRUE(obs.ok()) << obs.error().message;
   OpCounts counts = countModuleOps(env->module());
   ASSERT_GT(counts.total, 0);
@@ -66,7 +66,7 @@ TEST(GraphEnv, ObservationIsTheOpCountVectorScaledByTheStart) {
 
 TEST(GraphEnv, RewardIsTheNegativeScaledOpCountOfTheNewState) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kLinear).ok());
+  ASSERT_TRUE(env->tryReset({kLinear}, 0).ok());
   double start = static_cast<double>(env->initialOpCount());
   StepResult step = env->step(pass("dce"));
   ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
@@ -76,7 +76,7 @@ TEST(GraphEnv, RewardIsTheNegativeScaledOpCountOfTheNewState) {
   GraphEnvConfig reduction = bundledConfig();
   reduction.reward = "OpCountReduction";
   auto delta = makeEnv(reduction);
-  ASSERT_TRUE(delta->tryReset(kLinear).ok());
+  ASSERT_TRUE(delta->tryReset({kLinear}, 0).ok());
   for (const char *name : {"cse", "dce", "algsimp", "dce"})
     delta->step(pass(name));
   EXPECT_NEAR(delta->episodeReward(), (start - delta->opCount()) / start,
@@ -91,8 +91,8 @@ TEST(GraphEnv, ShapingAddsTheFlopPotentialDifference) {
   shaped.shapingGamma = 1.0; // the potential telescopes exactly
   auto a = makeEnv(plain), b = makeEnv(shaped);
   const char *graph = "hlo://torch_xla_neuron/simple_linear_model";
-  ASSERT_TRUE(a->tryReset(graph).ok());
-  ASSERT_TRUE(b->tryReset(graph).ok());
+  ASSERT_TRUE(a->tryReset({graph}, 0).ok());
+  ASSERT_TRUE(b->tryReset({graph}, 0).ok());
   for (const char *name : {"algsimp", "cse", "dce", "logistic-expander"}) {
     a->step(pass(name));
     b->step(pass(name));
@@ -106,7 +106,7 @@ TEST(GraphEnv, ShapingAddsTheFlopPotentialDifference) {
 
 TEST(GraphEnv, ForkIsIndependentOfItsParent) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kLinear).ok());
+  ASSERT_TRUE(env->tryReset({kLinear}, 0).ok());
   std::string start = printModule(env->module());
   auto child = env->fork();
   auto *childEnv = static_cast<GraphEnv *>(child.get());
@@ -121,7 +121,7 @@ TEST(GraphEnv, DefaultPipelineNeverAddsOps) {
   auto env = makeEnv();
   for (const char *graph :
        {kLinear, "hlo://torch_xla_neuron/gpt2_tp-1_n_layer-1"}) {
-    ASSERT_TRUE(env->tryReset(graph).ok());
+    ASSERT_TRUE(env->tryReset({graph}, 0).ok());
     auto pipeline = env->defaultPipelineOpCount();
     ASSERT_TRUE(pipeline.ok()) << pipeline.error().message;
     EXPECT_LE(*pipeline, env->initialOpCount()) << graph;
@@ -132,11 +132,11 @@ TEST(GraphEnv, EpisodesEndAtTheirLengthAndBadActionsAreErrors) {
   GraphEnvConfig config = bundledConfig();
   config.episodeLength = 2;
   auto env = makeEnv(config);
-  ASSERT_TRUE(env->tryReset(kLinear).ok());
+  ASSERT_TRUE(env->tryReset({kLinear}, 0).ok());
   EXPECT_FALSE(env->step(pass("dce")).truncated);
   EXPECT_TRUE(env->step(pass("dce")).truncated);
   EXPECT_TRUE(env->step(pass("dce")).info.contains("error"));
-  ASSERT_TRUE(env->tryReset(kLinear).ok());
+  ASSERT_TRUE(env->tryReset({kLinear}, 0).ok());
   StepResult bad = env->step(Action{{-3}});
   EXPECT_TRUE(bad.terminated);
   EXPECT_TRUE(bad.info.contains("error"));
@@ -144,14 +144,14 @@ TEST(GraphEnv, EpisodesEndAtTheirLengthAndBadActionsAreErrors) {
 
 TEST(GraphEnv, BadGraphsGetClearErrors) {
   auto env = makeEnv();
-  auto unknown = env->tryReset("hlo://no/such/graph");
+  auto unknown = env->tryReset({"hlo://no/such/graph"}, 0);
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().message.find("unknown graph"), std::string::npos);
-  auto scheme = env->tryReset("xla://graph");
+  auto scheme = env->tryReset({"xla://graph"}, 0);
   ASSERT_FALSE(scheme.ok());
   EXPECT_NE(scheme.error().message.find("unknown URI scheme"),
             std::string::npos);
-  auto malformed = env->tryReset(fixture("malformed/duplicate_name.hlo"));
+  auto malformed = env->tryReset({fixture("malformed/duplicate_name.hlo")}, 0);
   ASSERT_FALSE(malformed.ok());
   EXPECT_NE(malformed.error().message.find("duplicate_name.hlo:"),
             std::string::npos)
@@ -172,7 +172,7 @@ TEST(GraphEnv, EveryBundledGraphIsAnEnvironmentStart) {
   auto uris = env->graphUris();
   EXPECT_EQ(uris.size(), 91u);
   for (const auto &uri : uris) {
-    auto obs = env->tryReset(uri);
+    auto obs = env->tryReset({uri}, 0);
     EXPECT_TRUE(obs.ok()) << uri << ": "
                           << (obs.ok() ? "" : obs.error().message);
   }
@@ -192,7 +192,7 @@ int64_t firstAllowed(const Observation &obs) {
 
 TEST(GraphEnv, APassThatChangedNothingIsMaskedUntilTheGraphChanges) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kGpt2Layer).ok());
+  ASSERT_TRUE(env->tryReset({kGpt2Layer}, 0).ok());
   Action dce = pass("dce");
   env->step(dce);
   StepResult again = env->step(dce);
@@ -215,7 +215,7 @@ TEST(GraphEnv, APassThatChangedNothingIsMaskedUntilTheGraphChanges) {
   GraphEnvConfig unmasked = bundledConfig();
   unmasked.maskUnchangedPasses = false;
   auto plain = makeEnv(unmasked);
-  ASSERT_TRUE(plain->tryReset(kGpt2Layer).ok());
+  ASSERT_TRUE(plain->tryReset({kGpt2Layer}, 0).ok());
   plain->step(dce);
   StepResult open = plain->step(dce);
   EXPECT_EQ(open.obs.masks.at(0).at(dce.values[0]), 1);
@@ -225,7 +225,7 @@ TEST(GraphEnv, AtAFixedPointEveryPassIsAllowedAndChangesNothing) {
   GraphEnvConfig config = bundledConfig();
   config.episodeLength = 1000;
   auto env = makeEnv(config);
-  auto obs = env->tryReset(fixture("tosa_cse.hlo"));
+  auto obs = env->tryReset({fixture("tosa_cse.hlo")}, 0);
   ASSERT_TRUE(obs.ok());
   Observation current = *obs;
   int unchangedInARow = 0, changes = 0;

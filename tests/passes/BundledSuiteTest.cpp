@@ -37,7 +37,7 @@ TEST(BundledSuite, EveryActionRunsOnEveryProgram) {
   auto env = PassesEnv::create({}, bundledSources());
   ASSERT_TRUE(env.ok());
   for (const std::string &uri : bundledUris()) {
-    auto started = (*env)->tryReset(uri);
+    auto started = (*env)->tryReset({uri}, 0);
     ASSERT_TRUE(started.ok()) << started.error().message;
     for (size_t a = 0; a < passActions().size(); ++a) {
       auto trial = (*env)->fork();
@@ -53,7 +53,7 @@ TEST(BundledSuite, EveryActionRunsAfterMem2reg) {
   auto env = PassesEnv::create({}, bundledSources());
   ASSERT_TRUE(env.ok());
   for (const std::string &uri : bundledUris()) {
-    ASSERT_TRUE((*env)->tryReset(uri).ok());
+    ASSERT_TRUE((*env)->tryReset({uri}, 0).ok());
     (*env)->step(Action{{*findPassAction("mem2reg")}});
     for (size_t a = 0; a < passActions().size(); ++a) {
       auto trial = (*env)->fork();
@@ -71,7 +71,7 @@ TEST(BundledSuite, ProgramsPrintTheirExpectedOutput) {
   ASSERT_TRUE(env.ok());
   for (const std::string &uri : {std::string("benchmark://rlopt-v0/qsort"),
                                  std::string("benchmark://rlopt-v0/sha256")}) {
-    ASSERT_TRUE((*env)->tryReset(uri).ok());
+    ASSERT_TRUE((*env)->tryReset({uri}, 0).ok());
     Validation validation = (*env)->validate();
     EXPECT_TRUE(validation.ok()) << uri << validation.toJson().dump();
     EXPECT_TRUE(validation.outputChecked);
@@ -83,7 +83,7 @@ TEST(BundledSuite, ProgramsPrintTheirExpectedOutput) {
 TEST(BundledSuite, AFatalLlvmErrorIsAnErrorNotAnExit) {
   auto env = PassesEnv::create({}, bundledSources());
   ASSERT_TRUE(env.ok());
-  ASSERT_TRUE((*env)->tryReset("benchmark://rlopt-v0/editdist").ok());
+  ASSERT_TRUE((*env)->tryReset({"benchmark://rlopt-v0/editdist"}, 0).ok());
   auto runner = PassRunner::create();
   ASSERT_TRUE(runner.ok());
   auto ran = (*runner)->run((*env)->mutableModule(), "instcombine");
@@ -91,7 +91,7 @@ TEST(BundledSuite, AFatalLlvmErrorIsAnErrorNotAnExit) {
   EXPECT_NE(ran.error().message.find("fixpoint"), std::string::npos)
       << ran.error().message;
   // The action named instcombine runs without the self-check.
-  ASSERT_TRUE((*env)->tryReset("benchmark://rlopt-v0/editdist").ok());
+  ASSERT_TRUE((*env)->tryReset({"benchmark://rlopt-v0/editdist"}, 0).ok());
   StepResult step = (*env)->step(Action{{*findPassAction("instcombine")}});
   EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
 }

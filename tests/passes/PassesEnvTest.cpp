@@ -76,7 +76,7 @@ TEST(PassesEnv, Mem2regShrinksTheProgramAndRewardsIt) {
 
 TEST(PassesEnv, OzRewardSumsToTheLeaderboardMetric) {
   auto env = makeEnv(); // IrInstructionCountOz
-  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  ASSERT_TRUE(env->tryReset({kData + "/sum.c"}, 0).ok());
   double ic0 = *env->metric("IrInstructionCount");
   double icOz = *env->baseline("IrInstructionCount", "default<Oz>");
   ASSERT_LT(icOz, ic0);
@@ -91,7 +91,7 @@ TEST(PassesEnv, EpisodeIsTruncatedAtItsLength) {
   PassesEnvConfig config;
   config.episodeLength = 3;
   auto env = makeEnv(config);
-  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  ASSERT_TRUE(env->tryReset({kData + "/sum.c"}, 0).ok());
   EXPECT_FALSE(env->step(pass("dce")).truncated);
   EXPECT_FALSE(env->step(pass("dce")).truncated);
   EXPECT_TRUE(env->step(pass("dce")).truncated);
@@ -100,7 +100,7 @@ TEST(PassesEnv, EpisodeIsTruncatedAtItsLength) {
 
 TEST(PassesEnv, ForkIsIndependentOfItsParent) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  ASSERT_TRUE(env->tryReset({kData + "/sum.c"}, 0).ok());
   env->step(pass("mem2reg"));
   std::string parentIr = printModule(env->module());
   auto child = env->fork();
@@ -120,7 +120,7 @@ TEST(PassesEnv, ForkIsIndependentOfItsParent) {
 
 TEST(PassesEnv, ValidatePassesAnHonestEpisode) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  ASSERT_TRUE(env->tryReset({kData + "/sum.c"}, 0).ok());
   for (const char *name : {"mem2reg", "instcombine", "loop-rotate", "licm",
                            "indvars", "loop-unroll-full", "gvn"})
     env->step(pass(name));
@@ -133,7 +133,7 @@ TEST(PassesEnv, ValidatePassesAnHonestEpisode) {
 
 TEST(PassesEnv, ValidateCatchesAMiscompiledProgram) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kData + "/sum.c").ok());
+  ASSERT_TRUE(env->tryReset({kData + "/sum.c"}, 0).ok());
   env->step(pass("mem2reg"));
   // Miscompile by hand: every integer add becomes a subtract.
   std::vector<llvm::Instruction *> adds;
@@ -158,27 +158,27 @@ TEST(PassesEnv, ValidateCatchesAMiscompiledProgram) {
 
 TEST(PassesEnv, BadInputsGetClearErrors) {
   auto env = makeEnv();
-  auto broken = env->tryReset(kData + "/broken.c");
+  auto broken = env->tryReset({kData + "/broken.c"}, 0);
   ASSERT_FALSE(broken.ok());
   EXPECT_NE(broken.error().message.find("broken.c:2"), std::string::npos)
       << broken.error().message;
   EXPECT_NE(broken.error().message.find("does not compile"), std::string::npos);
 
-  auto garbage = env->tryReset(kData + "/garbage.bc");
+  auto garbage = env->tryReset({kData + "/garbage.bc"}, 0);
   ASSERT_FALSE(garbage.ok());
   EXPECT_NE(garbage.error().message.find("garbage.bc"), std::string::npos);
 
-  auto unknown = env->tryReset("benchmark://rlopt-v0/no-such-program");
+  auto unknown = env->tryReset({"benchmark://rlopt-v0/no-such-program"}, 0);
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().message.find("unknown benchmark"),
             std::string::npos);
 
-  auto scheme = env->tryReset("cbench://qsort");
+  auto scheme = env->tryReset({"cbench://qsort"}, 0);
   ASSERT_FALSE(scheme.ok());
   EXPECT_NE(scheme.error().message.find("unknown benchmark URI scheme"),
             std::string::npos);
 
-  auto missing = env->tryReset(kData + "/missing.ll");
+  auto missing = env->tryReset({kData + "/missing.ll"}, 0);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("no such file"), std::string::npos);
 
@@ -193,7 +193,7 @@ TEST(PassesEnv, UnknownPassAndBadActionsAreErrorsNotCrashes) {
   auto runner = PassRunner::create();
   ASSERT_TRUE(runner.ok());
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kData + "/identity.ll").ok());
+  ASSERT_TRUE(env->tryReset({kData + "/identity.ll"}, 0).ok());
   auto ran = (*runner)->run(env->mutableModule(), "no-such-pass");
   ASSERT_FALSE(ran.ok());
   EXPECT_NE(ran.error().message.find("no-such-pass"), std::string::npos);
@@ -205,7 +205,7 @@ TEST(PassesEnv, UnknownPassAndBadActionsAreErrorsNotCrashes) {
 
 TEST(PassesEnv, IrFilesWithoutATripleGetTheHostOne) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset(kData + "/identity.ll").ok());
+  ASSERT_TRUE(env->tryReset({kData + "/identity.ll"}, 0).ok());
   EXPECT_FALSE(env->module().getTargetTriple().empty());
   EXPECT_FALSE(env->runnable());
   StepResult step = env->step(pass("instcombine"));
@@ -230,21 +230,21 @@ TEST(PassesEnv, ConfigRejectsUnknownKeysAndSpaces) {
 
 TEST(PassesEnv, GeneratedProgramsLoadBySeed) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset("generator://llvm-stress-v0/3").ok());
+  ASSERT_TRUE(env->tryReset({"generator://llvm-stress-v0/3"}, 0).ok());
   EXPECT_FALSE(env->runnable());
   EXPECT_GT(env->observe("IrInstructionCount")->get<int64_t>(), 50);
 
-  ASSERT_TRUE(env->tryReset("generator://csmith-v0/7").ok());
+  ASSERT_TRUE(env->tryReset({"generator://csmith-v0/7"}, 0).ok());
   EXPECT_TRUE(env->runnable());
   int64_t csmithSize = env->observe("IrInstructionCount")->get<int64_t>();
   EXPECT_GT(csmithSize, 100);
   // The same seed gives the same program; another seed another one.
-  ASSERT_TRUE(env->tryReset("generator://csmith-v0/7").ok());
+  ASSERT_TRUE(env->tryReset({"generator://csmith-v0/7"}, 0).ok());
   EXPECT_EQ(env->observe("IrInstructionCount")->get<int64_t>(), csmithSize);
-  ASSERT_TRUE(env->tryReset("generator://csmith-v0/8").ok());
+  ASSERT_TRUE(env->tryReset({"generator://csmith-v0/8"}, 0).ok());
   EXPECT_NE(env->observe("IrInstructionCount")->get<int64_t>(), csmithSize);
 
-  auto badSeed = env->tryReset("generator://csmith-v0/seven");
+  auto badSeed = env->tryReset({"generator://csmith-v0/seven"}, 0);
   ASSERT_FALSE(badSeed.ok());
   EXPECT_NE(badSeed.error().message.find("expected a decimal seed"),
             std::string::npos);
@@ -252,7 +252,7 @@ TEST(PassesEnv, GeneratedProgramsLoadBySeed) {
 
 TEST(PassesEnv, ACsmithEpisodeValidates) {
   auto env = makeEnv();
-  ASSERT_TRUE(env->tryReset("generator://csmith-v0/7").ok());
+  ASSERT_TRUE(env->tryReset({"generator://csmith-v0/7"}, 0).ok());
   for (const char *name : {"sroa", "instcombine", "gvn", "simplifycfg", "licm",
                            "loop-unroll", "dse"})
     env->step(pass(name));

@@ -73,7 +73,7 @@ protected:
     EXPECT_TRUE(env.ok()) << (env.ok() ? "" : env.error().message);
     if (!env.ok())
       return nullptr;
-    auto loaded = (*env)->tryReset(path);
+    auto loaded = (*env)->tryReset({path}, 0);
     EXPECT_TRUE(loaded.ok()) << (loaded.ok() ? "" : loaded.error().message);
     return loaded.ok() ? env.takeValue() : nullptr;
   }
@@ -218,7 +218,7 @@ TEST(CsmithBenchmark, LoadsNormallyWhenTmpdirHoldsShellSyntax) {
 
   auto env = PassesEnv::create({}, sources());
   ASSERT_TRUE(env.ok());
-  auto loaded = (*env)->tryReset("generator://csmith-v0/7");
+  auto loaded = (*env)->tryReset({"generator://csmith-v0/7"}, 0);
   if (saved)
     setenv("TMPDIR", saved->c_str(), 1);
   else

@@ -68,7 +68,7 @@ template <typename EnvT>
 Result<std::unique_ptr<EnvT>> startEpisode(Result<std::unique_ptr<EnvT>> env,
                                            const std::string &uri) {
   if (env)
-    if (auto started = (*env)->tryReset(uri); !started)
+    if (auto started = (*env)->tryReset({uri}, 0); !started)
       return started.error();
   return env;
 }

@@ -1,12 +1,14 @@
 #ifndef RLOPT_CORE_ENV_H
 #define RLOPT_CORE_ENV_H
 
+#include "rlopt/core/Result.h"
 #include "rlopt/core/Spaces.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,9 +47,32 @@ class Env {
 public:
   virtual ~Env() = default;
   virtual const Spaces &spaces() const = 0;
-  virtual Observation reset(const BenchmarkRef &benchmark, uint64_t seed) = 0;
+  /// Starts an episode on `benchmark`; one that cannot be loaded is an
+  /// Error naming it.
+  virtual Result<Observation> tryReset(const BenchmarkRef &benchmark,
+                                       uint64_t seed) = 0;
+  /// tryReset() for callers that only handle observations: on an error the
+  /// observation is empty and lastError() says why.
+  Observation reset(const BenchmarkRef &benchmark, uint64_t seed);
+  /// Why the last reset() failed; empty after one that succeeded.
+  const std::optional<Error> &lastError() const { return resetError; }
   virtual StepResult step(const Action &action) = 0;
   virtual std::unique_ptr<Env> fork() const = 0;
+
+protected:
+  /// What every environment says when step() is called with no episode
+  /// running (before reset, after the end, after a failed reset).
+  static constexpr const char *kStepOutsideEpisode =
+      "step outside an episode; call reset";
+  /// The result of a step that cannot be taken: the episode ends and
+  /// `info["error"]` says why.
+  static StepResult endWithError(const std::string &message);
+  /// Why `action` does not fit the action space (wrong number of values, a
+  /// value out of range); nullopt when it fits.
+  static std::optional<std::string> whyOutsideSpace(const Action &action,
+                                                    const MultiDiscrete &space);
+
+  std::optional<Error> resetError;
 };
 
 } // namespace rlopt

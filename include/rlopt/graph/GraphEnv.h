@@ -51,14 +51,10 @@ public:
   static Result<std::unique_ptr<GraphEnv>> create(const GraphEnvConfig &config);
 
   const Spaces &spaces() const override { return envSpaces; }
-  /// On a graph that cannot be loaded the observation is empty and
-  /// lastError() says why; tryReset returns the error directly.
-  Observation reset(const BenchmarkRef &benchmark, uint64_t seed) override;
+  Result<Observation> tryReset(const BenchmarkRef &benchmark,
+                               uint64_t seed) override;
   StepResult step(const Action &action) override;
   std::unique_ptr<Env> fork() const override;
-
-  Result<Observation> tryReset(const std::string &uri);
-  const std::optional<Error> &lastError() const { return resetError; }
 
   /// Op count now, at the start, and after the default pipeline (D).
   int64_t opCount() const;
@@ -96,7 +92,6 @@ private:
   double initialFlops = 0, initialTranscendentals = 0;
   double totalReward = 0;
   bool ended = true;
-  std::optional<Error> resetError;
 };
 
 } // namespace rlopt::graph

@@ -33,14 +33,10 @@ public:
   ~LinalgEnv() override;
 
   const Spaces &spaces() const override { return envSpaces; }
-  /// On a benchmark that cannot be loaded the observation is empty and
-  /// lastError() says why; tryReset returns the error directly.
-  Observation reset(const BenchmarkRef &benchmark, uint64_t seed) override;
+  Result<Observation> tryReset(const BenchmarkRef &benchmark,
+                               uint64_t seed) override;
   StepResult step(const Action &action) override;
   std::unique_ptr<Env> fork() const override;
-
-  Result<Observation> tryReset(const BenchmarkRef &benchmark, uint64_t seed);
-  const std::optional<Error> &lastError() const { return resetError; }
 
   /// The schedule applied so far, in schedule text.
   Schedule schedule() const;
@@ -67,6 +63,8 @@ public:
   unsigned numHeads() const { return 2 + 2 * cfg.maxLoops; }
 
 private:
+  Result<Observation> startEpisode(const BenchmarkRef &benchmark,
+                                   uint64_t seed);
   struct Episode;
 
   Observation observe() const;
@@ -78,7 +76,6 @@ private:
   EnvConfig cfg;
   Spaces envSpaces;
   std::unique_ptr<Episode> episode;
-  std::optional<Error> resetError;
 };
 
 } // namespace rlopt::linalg

@@ -57,14 +57,10 @@ public:
   ~PassesEnv() override;
 
   const Spaces &spaces() const override { return envSpaces; }
-  /// On a benchmark that cannot be loaded the observation is empty and
-  /// lastError() says why; tryReset returns the error directly.
-  Observation reset(const BenchmarkRef &benchmark, uint64_t seed) override;
+  Result<Observation> tryReset(const BenchmarkRef &benchmark,
+                               uint64_t seed) override;
   StepResult step(const Action &action) override;
   std::unique_ptr<Env> fork() const override;
-
-  Result<Observation> tryReset(const std::string &uri);
-  const std::optional<Error> &lastError() const { return resetError; }
 
   /// Any observation space by name, as JSON (numbers, vectors or text).
   Result<nlohmann::json> observe(const std::string &space);
@@ -103,7 +99,6 @@ private:
   double previousMetric = 0;
   double rewardScale = 1;
   bool ended = false;
-  std::optional<Error> resetError;
 };
 
 } // namespace rlopt::passes

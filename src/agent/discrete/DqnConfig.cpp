@@ -1,6 +1,6 @@
 #include "rlopt/agent/discrete/Dqn.h"
 
-#include "ConfigFields.h"
+#include "rlopt/core/ConfigFields.h"
 
 namespace rlopt::agent::discrete {
 

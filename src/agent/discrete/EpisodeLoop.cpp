@@ -65,11 +65,11 @@ Result<AgentState> EpisodeLoop::reset(std::mt19937_64 &rng) {
   episodeSteps = 0;
   episodeReturn = 0;
   auto start = Clock::now();
-  Observation obs = env.reset(*current, seed);
+  auto obs = env.tryReset(*current, seed);
   environmentSeconds += secondsSince(start);
-  if (obs.masks.empty())
-    return makeError(current->uri + ": the environment could not reset");
-  return toAgentState(obs, /*ended=*/false);
+  if (!obs)
+    return obs.error();
+  return toAgentState(*obs, /*ended=*/false);
 }
 
 Result<LoopStep> EpisodeLoop::step(int64_t action) {

@@ -1,28 +1,32 @@
 #include "rlopt/agent/discrete/NetworkConfig.h"
 
 #include "rlopt/agent/Limits.h"
-#include "rlopt/core/Json.h"
+#include "rlopt/core/ConfigFields.h"
 
 namespace rlopt::agent::discrete {
 
 using agent::kMaxLayerSize;
 
+namespace {
+template <typename Visit> void visitFields(NetworkConfig &c, Visit &&visit) {
+  visit("hidden", c.hidden);
+  visit("normalization", c.normalization);
+}
+} // namespace
+
 nlohmann::json NetworkConfig::toJson() const {
-  return {{"hidden", hidden}, {"normalization", normalization}};
+  return configToJson(
+      *this, [](NetworkConfig &c, auto &&visit) { visitFields(c, visit); });
 }
 
 Result<NetworkConfig> NetworkConfig::fromJson(const nlohmann::json &json,
                                               const std::string &where) {
-  if (!json.is_object())
-    return makeError(where + ": expected a JSON object");
-  for (auto it = json.begin(); it != json.end(); ++it)
-    if (it.key() != "hidden" && it.key() != "normalization")
-      return makeError(where + ": unknown key '" + it.key() + "'");
-  NetworkConfig c;
-  for (Status s : {readField(json, "hidden", c.hidden, where),
-                   readField(json, "normalization", c.normalization, where)})
-    if (!s)
-      return s.error();
+  auto read = configFromJson<NetworkConfig>(
+      json, where,
+      [](NetworkConfig &c, auto &&visit) { visitFields(c, visit); });
+  if (!read)
+    return read.error();
+  NetworkConfig c = *read;
   if (c.hidden.empty())
     return makeError(where + ": hidden: needs at least one layer");
   for (int size : c.hidden)

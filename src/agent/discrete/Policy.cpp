@@ -156,9 +156,10 @@ Result<GreedyEpisode> runGreedyEpisode(const DiscretePolicy &policy, Env &env,
       shape->actionCount != policy.shape().actionCount)
     return makeError(benchmark.uri + ": the policy was trained on another "
                                      "observation or action space");
-  Observation obs = env.reset(benchmark, seed);
-  if (obs.masks.empty())
-    return makeError(benchmark.uri + ": the environment could not reset");
+  auto started = env.tryReset(benchmark, seed);
+  if (!started)
+    return started.error();
+  Observation obs = started.takeValue();
   GreedyEpisode episode;
   while (maxSteps <= 0 || (int)episode.actions.size() < maxSteps) {
     auto action = act(policy, obs);

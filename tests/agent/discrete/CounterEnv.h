@@ -47,9 +47,10 @@ public:
 
   const Spaces &spaces() const override { return space; }
 
-  Observation reset(const BenchmarkRef &benchmark, uint64_t seed) override {
+  Result<Observation> tryReset(const BenchmarkRef &benchmark,
+                               uint64_t seed) override {
     if (benchmark.uri != "toy://a" && benchmark.uri != "toy://b")
-      return {};
+      return makeError(benchmark.uri + ": unknown benchmark");
     variant = benchmark.uri == "toy://b";
     previous = seed % kActions;
     position = 0;

@@ -1,15 +1,29 @@
-// JSON reading and writing for the algorithm configs: each config lists its
-// fields once, as (key, member) pairs, and these templates do the rest.
-#ifndef RLOPT_SRC_AGENT_DISCRETE_CONFIGFIELDS_H
-#define RLOPT_SRC_AGENT_DISCRETE_CONFIGFIELDS_H
+// JSON reading and writing for configs: each config lists its fields once,
+// as (key, member) pairs in a visitFields function, and these templates do
+// the rest. A member whose type has its own fromJson/toJson (a nested
+// config) is read and written through them.
+#ifndef RLOPT_CORE_CONFIGFIELDS_H
+#define RLOPT_CORE_CONFIGFIELDS_H
 
-#include "rlopt/agent/discrete/NetworkConfig.h"
 #include "rlopt/core/Json.h"
 
+#include <initializer_list>
 #include <set>
 #include <type_traits>
 
-namespace rlopt::agent::discrete {
+namespace rlopt {
+
+namespace detail {
+
+template <typename T, typename = void>
+struct IsNestedConfig : std::false_type {};
+template <typename T>
+struct IsNestedConfig<
+    T, std::void_t<decltype(T::fromJson(std::declval<const nlohmann::json &>(),
+                                        std::declval<const std::string &>()))>>
+    : std::true_type {};
+
+} // namespace detail
 
 /// `visitFields(config, visit)` calls `visit(key, member)` for every field.
 template <typename Config, typename VisitFields>
@@ -17,7 +31,8 @@ nlohmann::json configToJson(const Config &config, VisitFields visitFields) {
   nlohmann::json json = nlohmann::json::object();
   Config copy = config;
   visitFields(copy, [&](const char *key, auto &field) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, NetworkConfig>)
+    using Field = std::decay_t<decltype(field)>;
+    if constexpr (detail::IsNestedConfig<Field>::value)
       json[key] = field.toJson();
     else
       json[key] = field;
@@ -26,7 +41,7 @@ nlohmann::json configToJson(const Config &config, VisitFields visitFields) {
 }
 
 /// Reads the fields present in `json` over the defaults; an unknown key or
-/// a value of the wrong type is an error naming it.
+/// a value of the wrong type is an error naming it and `where`.
 template <typename Config, typename VisitFields>
 Result<Config> configFromJson(const nlohmann::json &json,
                               const std::string &where,
@@ -41,17 +56,18 @@ Result<Config> configFromJson(const nlohmann::json &json,
       return makeError(where + ": unknown key '" + it.key() + "'");
   Status status;
   visitFields(config, [&](const char *key, auto &field) {
+    using Field = std::decay_t<decltype(field)>;
     if (!status)
       return;
-    if constexpr (std::is_same_v<std::decay_t<decltype(field)>,
-                                 NetworkConfig>) {
-      if (!json.contains(key))
+    if constexpr (detail::IsNestedConfig<Field>::value) {
+      auto it = json.find(key);
+      if (it == json.end())
         return;
-      auto network = NetworkConfig::fromJson(json[key], where + ": " + key);
-      if (network)
-        field = *network;
+      auto nested = Field::fromJson(*it, where + ": " + key);
+      if (nested)
+        field = *nested;
       else
-        status = network.error();
+        status = nested.error();
     } else {
       status = readField(json, key, field, where);
     }
@@ -77,6 +93,6 @@ inline Status firstError(std::initializer_list<Status> checks) {
   return Status::success();
 }
 
-} // namespace rlopt::agent::discrete
+} // namespace rlopt
 
 #endif
