@@ -304,6 +304,8 @@ ShapeProblem checkAllReduce(const Instruction &instruction,
                             Signatures &signatures) {
   std::vector<Shape> inputs =
       operandShapes(instruction, 0, instruction.operandCount());
+  if (inputs.empty())
+    return "all-reduce needs at least one operand";
   for (size_t i = 0; i < inputs.size(); ++i)
     if (!inputs[i].isArray())
       return "operand " + std::to_string(i) + " is " + shapeText(inputs[i]) +
