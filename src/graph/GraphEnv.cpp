@@ -22,6 +22,41 @@ namespace {
 constexpr const char *kHloPrefix = "hlo://";
 constexpr const char *kFilePrefix = "file://";
 
+// A name under hlo:// is a relative path of plain components: anything
+// else could name a file outside the dataset.
+bool isPlainRelativeName(const std::string &name) {
+  if (name.empty() || name.front() == '/' ||
+      name.find_first_of(std::string("\\\0", 2)) != std::string::npos)
+    return false;
+  size_t start = 0;
+  while (true) {
+    size_t slash = name.find('/', start);
+    std::string part = name.substr(
+        start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (part.empty() || part == "." || part == "..")
+      return false;
+    if (slash == std::string::npos)
+      return true;
+    start = slash + 1;
+  }
+}
+
+// Symbolic links may still lead out: the file itself must lie under the
+// directory.
+bool isInside(const fs::path &file, const fs::path &directory) {
+  std::error_code ec;
+  fs::path resolvedFile = fs::canonical(file, ec);
+  if (ec)
+    return false;
+  fs::path resolvedDirectory = fs::canonical(directory, ec);
+  if (ec)
+    return false;
+  auto [end, unused] =
+      std::mismatch(resolvedDirectory.begin(), resolvedDirectory.end(),
+                    resolvedFile.begin(), resolvedFile.end());
+  return end == resolvedDirectory.end();
+}
+
 Cost costOrZero(const Module &module) {
   auto cost = analyzeCost(module);
   return cost ? *cost : Cost{};
@@ -88,10 +123,19 @@ GraphEnv::GraphEnv(GraphEnvConfig config, std::shared_ptr<Shared> shared)
 Result<std::string> GraphEnv::resolve(const std::string &name) const {
   std::string path;
   if (name.rfind(kHloPrefix, 0) == 0) {
-    std::string base = cfg.graphDir + "/" + name.substr(strlen(kHloPrefix));
+    std::string relative = name.substr(strlen(kHloPrefix));
+    if (!isPlainRelativeName(relative))
+      return makeError(name + ": not a bundled graph name (hlo:// names a "
+                              "graph of the dataset, without '..', '.', "
+                              "empty or absolute parts)");
+    std::string base = cfg.graphDir + "/" + relative;
     for (const char *ext : {".hlo", ".txt", ""})
-      if (fs::is_regular_file(base + ext))
+      if (fs::is_regular_file(base + ext)) {
+        if (!isInside(base + ext, cfg.graphDir))
+          return makeError(name + ": leads outside the graph directory " +
+                           cfg.graphDir);
         return base + ext;
+      }
     return makeError(name + ": unknown graph (rlopt graph list shows them)");
   }
   path =

@@ -6,7 +6,9 @@
 
 #include "rlopt/graph/Computation.h"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
 #include <unordered_set>
 
 namespace rlopt::graph::interp {
@@ -117,6 +119,16 @@ Result<RuntimeValue> Interpreter::call(const Computation &computation,
                                        std::vector<RuntimeValue> arguments) {
   if (!computation.root())
     return makeError("computation " + computation.name() + " has no root");
+  if (depth >= opts.maxCallDepth)
+    return makeError("computation " + computation.name() +
+                     ": calls nest deeper than " +
+                     std::to_string(opts.maxCallDepth) +
+                     " computations (InterpreterOptions::maxCallDepth)");
+  struct DepthScope {
+    int64_t &depth;
+    explicit DepthScope(int64_t &depth) : depth(++depth) {}
+    ~DepthScope() { --depth; }
+  } scope(depth);
   const Plan &prepared = plan(computation);
   std::vector<RuntimeValue> values(prepared.order.size());
   std::vector<int32_t> uses = prepared.uses;
@@ -446,14 +458,26 @@ Result<Value> evaluate(const Module &module,
       return makeError("evaluate: " + status.error().message);
     values.push_back(interp::fromPublic(arguments[i]));
   }
-  interp::BufferScope pool;
-  interp::Interpreter interpreter(options);
-  if (Status status = interp::checkSizesUpFront(interpreter, *entry); !status)
-    return status.error();
-  auto result = interpreter.call(*entry, std::move(values));
-  if (!result)
-    return result.error();
-  return interp::toPublic(*result);
+  int64_t depth =
+      std::min(interp::nestingDepth(*entry), options.maxCallDepth + 1);
+  std::optional<Result<Value>> outcome;
+  Status ran = interp::runWithStack(
+      static_cast<size_t>(std::max<int64_t>(depth, 0)) * interp::kStackPerLevel,
+      [&] {
+        interp::BufferScope pool;
+        interp::Interpreter interpreter(options);
+        if (Status status = interp::checkSizesUpFront(interpreter, *entry);
+            !status) {
+          outcome = status.error();
+          return;
+        }
+        auto result = interpreter.call(*entry, std::move(values));
+        outcome = result ? Result<Value>(interp::toPublic(*result))
+                         : Result<Value>(result.error());
+      });
+  if (!ran)
+    return ran.error();
+  return std::move(*outcome);
 }
 
 } // namespace rlopt::graph

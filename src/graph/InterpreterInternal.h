@@ -7,6 +7,7 @@
 #include "rlopt/graph/Interpreter.h"
 #include "rlopt/graph/Module.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -90,6 +91,19 @@ using Operands = std::vector<RuntimeValue>;
 std::vector<const Instruction *>
 reachableInOrder(const Computation &computation);
 
+/// The most computations active at once when evaluating from `entry`
+/// (entry included): the longest chain of calls, loop bodies, branches and
+/// reducers.
+int64_t nestingDepth(const Computation &entry);
+
+/// Stack an evaluation needs per level of nesting, with room for debug
+/// builds and the larger frames of reducers.
+constexpr size_t kStackPerLevel = size_t(16) << 10;
+
+/// Runs `work` on a thread whose stack holds `bytes` more than usual (on
+/// this thread when that is little); an exception becomes the Error.
+Status runWithStack(size_t bytes, const std::function<void()> &work);
+
 class ScalarProgram;
 
 /// Evaluates computations of one module. Keeps, per computation, the order
@@ -135,6 +149,7 @@ private:
   std::unordered_map<const Computation *, std::unique_ptr<ScalarProgram>>
       programs;
   std::unordered_map<const Instruction *, uint64_t> runCounts;
+  int64_t depth = 0; ///< calls active now
 };
 
 /// A called computation applied to scalars: reducers, comparators, scatter

@@ -5,10 +5,60 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 namespace rlopt::graph {
 
 namespace {
+
+// The largest finite value of a floating-point type and its explicit
+// mantissa bits: a literal at or past the largest value plus half an ulp
+// rounds to infinity (or NaN, for the types without infinities).
+struct FloatFormat {
+  double largest;
+  int mantissaBits;
+};
+
+std::optional<FloatFormat> floatFormat(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return FloatFormat{65504.0, 10};
+  case ElementType::BF16:
+    return FloatFormat{0x1.fep127, 7};
+  case ElementType::F32:
+  case ElementType::C64:
+    return FloatFormat{std::numeric_limits<float>::max(), 23};
+  case ElementType::F4E2M1FN:
+    return FloatFormat{6.0, 1};
+  case ElementType::F8E3M4:
+    return FloatFormat{15.5, 4};
+  case ElementType::F8E4M3:
+  case ElementType::F8E4M3FNUZ:
+    return FloatFormat{240.0, 3};
+  case ElementType::F8E4M3FN:
+    return FloatFormat{448.0, 3};
+  case ElementType::F8E4M3B11FNUZ:
+    return FloatFormat{30.0, 3};
+  case ElementType::F8E5M2:
+  case ElementType::F8E5M2FNUZ:
+    return FloatFormat{57344.0, 2};
+  case ElementType::F8E8M0FNU:
+    return FloatFormat{0x1p127, 0};
+  default:
+    return std::nullopt; // f64: strtod reports the overflow
+  }
+}
+
+bool overflowsFloat(ElementType type, double value) {
+  if (std::isinf(value))
+    return true;
+  std::optional<FloatFormat> format = floatFormat(type);
+  if (!format)
+    return false;
+  double halfUlp =
+      std::ldexp(1.0, std::ilogb(format->largest) - format->mantissaBits - 1);
+  return std::fabs(value) >= format->largest + halfUlp;
+}
 
 // Recursive descent over the literal text; `pos` indexes `text`.
 class LiteralReader {
@@ -140,7 +190,7 @@ private:
     }
     if (isFloating(type))
       return readFloat(token);
-    return readInteger(token, isUnsignedInteger(type));
+    return readInteger(token);
   }
 
   Status readFloat(std::string_view token) {
@@ -163,11 +213,16 @@ private:
     double value = std::strtod(word.c_str(), &end);
     if (word.empty() || end != word.c_str() + word.size())
       return fail("expected a number, got '" + word + "'");
+    if (overflowsFloat(shape.type(), value))
+      return fail("'" + word + "' is out of range for " +
+                  std::string(elementTypeName(shape.type())));
     literal.floats.push_back(value);
     return Status::success();
   }
 
-  Status readInteger(std::string_view token, bool isUnsigned) {
+  Status readInteger(std::string_view token) {
+    ElementType type = shape.type();
+    bool isUnsigned = isUnsignedInteger(type);
     std::string word(token);
     char *end = nullptr;
     errno = 0;
@@ -177,10 +232,26 @@ private:
       value = static_cast<int64_t>(std::strtoull(word.c_str(), &end, base));
     else
       value = std::strtoll(word.c_str(), &end, base);
-    if (end != word.c_str() + word.size() || errno == ERANGE)
+    if (word.empty() || end != word.c_str() + word.size())
       return fail("expected an integer, got '" + word + "'");
+    if (errno == ERANGE || !fitsInteger(type, value, word.front() == '-'))
+      return fail("'" + word + "' is out of range for " +
+                  std::string(elementTypeName(type)));
     literal.integers.push_back(value);
     return Status::success();
+  }
+
+  // u64 values arrive as their bit pattern, so the sign is read from the
+  // text.
+  static bool fitsInteger(ElementType type, int64_t value, bool negative) {
+    int bits = elementBitWidth(type);
+    if (isUnsignedInteger(type))
+      return (!negative || value == 0) &&
+             (bits >= 64 || (value >= 0 && value < (int64_t(1) << bits)));
+    if (bits >= 64)
+      return true;
+    int64_t limit = int64_t(1) << (bits - 1);
+    return value >= -limit && value < limit;
   }
 
   std::string_view text;

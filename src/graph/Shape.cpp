@@ -96,6 +96,49 @@ bool isUnsignedInteger(ElementType type) {
   return type >= ElementType::U2 && type <= ElementType::U64;
 }
 
+int elementBitWidth(ElementType type) {
+  switch (type) {
+  case ElementType::Pred:
+    return 1;
+  case ElementType::S2:
+  case ElementType::U2:
+    return 2;
+  case ElementType::S4:
+  case ElementType::U4:
+  case ElementType::F4E2M1FN:
+    return 4;
+  case ElementType::S8:
+  case ElementType::U8:
+  case ElementType::F8E3M4:
+  case ElementType::F8E4M3:
+  case ElementType::F8E4M3FN:
+  case ElementType::F8E4M3FNUZ:
+  case ElementType::F8E4M3B11FNUZ:
+  case ElementType::F8E5M2:
+  case ElementType::F8E5M2FNUZ:
+  case ElementType::F8E8M0FNU:
+    return 8;
+  case ElementType::S16:
+  case ElementType::U16:
+  case ElementType::F16:
+  case ElementType::BF16:
+    return 16;
+  case ElementType::S32:
+  case ElementType::U32:
+  case ElementType::F32:
+    return 32;
+  case ElementType::S64:
+  case ElementType::U64:
+  case ElementType::F64:
+  case ElementType::C64:
+    return 64;
+  case ElementType::C128:
+    return 128;
+  default:
+    return 0;
+  }
+}
+
 Shape Shape::array(ElementType type, std::vector<int64_t> dims,
                    std::string layout) {
   Shape shape;

@@ -1,5 +1,7 @@
 #include "rlopt/graph/Verifier.h"
 
+#include "ShapeCheck.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -68,7 +70,17 @@ public:
         return problem;
     }
     current = nullptr;
-    return checkCallGraph();
+    if (auto problem = checkCallGraph())
+      return problem;
+    // Shapes last: their rules rely on the structure being sound.
+    detail::Signatures signatures;
+    for (const auto &computation : module.computations()) {
+      current = computation.get();
+      for (const auto &instruction : computation->instructions())
+        if (auto message = detail::checkShape(*instruction, signatures))
+          return at(instruction.get(), std::move(*message));
+    }
+    return std::nullopt;
   }
 
 private:

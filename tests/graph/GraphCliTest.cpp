@@ -69,6 +69,22 @@ TEST(GraphCli, BadInputIsOneLineAndExitCode2) {
             2);
 }
 
+TEST(GraphCli, ShapeThatContradictsItsOperandIsOneLineAndExitCode2) {
+  ScratchDir scratch;
+  std::string path = (scratch.path() / "reshape.hlo").string();
+  std::ofstream(path) << "HloModule m\n\nENTRY e {\n  p = f32[4] parameter(0)\n"
+                         "  ROOT r = f32[5] reshape(p)\n}\n";
+  for (const char *command : {"inspect", "run"}) {
+    auto run = runRlopt({"graph", command, path}, scratch.path());
+    EXPECT_EQ(run.exitCode, 2) << command;
+    EXPECT_EQ(run.err, "rlopt: " + path +
+                           ":5:3: reshape of f32[4] to f32[5] changes the "
+                           "element count (4 to 5)\n")
+        << command;
+    EXPECT_TRUE(run.out.empty()) << command;
+  }
+}
+
 TEST(GraphCli, PolicyIsEvaluatedInTheEnvItWasTrainedIn) {
   ScratchDir scratch;
   std::string config = (scratch.path() / "ppo.json").string();

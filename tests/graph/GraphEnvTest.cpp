@@ -1,3 +1,4 @@
+#include "../tools/ToolTestUtil.h"
 #include "GraphTestUtil.h"
 
 #include "rlopt/graph/GraphEnv.h"
@@ -6,6 +7,7 @@
 #include "rlopt/graph/Printer.h"
 
 #include <cmath>
+#include <filesystem>
 
 using namespace rlopt;
 using namespace rlopt::graph;
@@ -165,6 +167,39 @@ TEST(GraphEnv, BadGraphsGetClearErrors) {
                  return c;
                }())
                    .ok());
+}
+
+// hlo:// names a graph of the dataset and nothing else: paths that climb
+// out, absolute paths and odd spellings are refused before any file is
+// touched, and a link that leads out of the graph directory is refused too.
+TEST(GraphEnv, HloNamesStayInsideTheGraphDirectory) {
+  auto env = makeEnv();
+  for (std::string uri :
+       {"hlo://../../../../etc/passwd", "hlo:///etc/passwd",
+        "hlo://torch_xla_neuron/../torch_xla_neuron/linear_module_forward",
+        "hlo://./torch_xla_neuron/linear_module_forward",
+        "hlo://torch_xla_neuron//linear_module_forward", "hlo://..",
+        "hlo://torch_xla_neuron\\..\\..\\x", "hlo://"}) {
+    auto result = env->tryReset(uri);
+    ASSERT_FALSE(result.ok()) << uri;
+    EXPECT_EQ(result.error().message,
+              uri + ": not a bundled graph name (hlo:// names a graph of the "
+                    "dataset, without '..', '.', empty or absolute parts)");
+  }
+  EXPECT_TRUE(env->tryReset(kLinear).ok());
+
+  rlopt::tool::testing::ScratchDir scratch;
+  std::filesystem::copy_file(fixture("small.hlo"), scratch / "inside.hlo");
+  std::filesystem::create_symlink(fixture("small.hlo"), scratch / "escape.hlo");
+  GraphEnvConfig config;
+  config.graphDir = scratch.path().string();
+  auto scratchEnv = makeEnv(config);
+  EXPECT_TRUE(scratchEnv->tryReset("hlo://inside").ok());
+  auto escape = scratchEnv->tryReset("hlo://escape");
+  ASSERT_FALSE(escape.ok());
+  EXPECT_EQ(escape.error().message,
+            "hlo://escape: leads outside the graph directory " +
+                scratch.path().string());
 }
 
 TEST(GraphEnv, EveryBundledGraphIsAnEnvironmentStart) {

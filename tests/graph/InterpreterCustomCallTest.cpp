@@ -132,7 +132,7 @@ ENTRY e {
   factored = f64[3,2] get-tuple-element(qr), index=0
   taus = f64[2] get-tuple-element(qr), index=1
   q = (f64[3,2], s32[], f64[8]) custom-call(factored, taus), custom_call_target="cusolver_orgqr"
-  ROOT t = (f64[3,2], f64[3,2]) tuple(factored, q)
+  ROOT t = (f64[3,2], (f64[3,2], s32[], f64[8])) tuple(factored, q)
 })";
   Data a = {1, 2, 3, 4, 5, 7};
   Value result = run(text, {arrayValue(ElementType::F64, {3, 2}, a)});

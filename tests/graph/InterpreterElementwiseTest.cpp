@@ -288,8 +288,8 @@ TEST(InterpreterElementwise, BitcastConvertReinterpretsBits) {
   Value d = arrayValue(ElementType::F64, {1}, {-0.0});
   EXPECT_EQ(run(unaryModule("bitcast-convert", "f64[1]", "u64[1]"), {d}).data,
             (std::vector<double>{9223372036854775808.0}));
-  std::string error = runError(unaryModule("bitcast-convert", "f32[]", "s16[]"),
-                               {f32({}, {1})});
+  std::string error = runError(
+      unaryModule("bitcast-convert", "f32[]", "s16[2]"), {f32({}, {1})});
   EXPECT_NE(error.find("element widths 32 and 16"), std::string::npos) << error;
 }
 

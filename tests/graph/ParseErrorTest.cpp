@@ -131,6 +131,32 @@ TEST(ParseError, RandomByteDamageIsHandled) {
   }
 }
 
+TEST(ParseError, ConstantsThatOverflowTheirTypeAreRejectedWhereWritten) {
+  auto errorOf = [](const std::string &root) {
+    auto module = parseModule("HloModule m\n\nENTRY e {\n" + root + "}\n", "t");
+    return module ? "parsed" : module.error().message;
+  };
+  EXPECT_EQ(errorOf("  ROOT c = f32[] constant(1e99999)\n"),
+            "t:4:27: constant 1e99999: '1e99999' is out of range for f32");
+  EXPECT_EQ(errorOf("  ROOT c = f32[2] constant({1, 1e39})\n"),
+            "t:4:28: constant {1, 1e39}: '1e39' is out of range for f32");
+  EXPECT_EQ(errorOf("  ROOT c = f16[] constant(70000)\n"),
+            "t:4:27: constant 70000: '70000' is out of range for f16");
+  EXPECT_EQ(errorOf("  ROOT c = s8[] constant(128)\n"),
+            "t:4:26: constant 128: '128' is out of range for s8");
+  EXPECT_EQ(errorOf("  ROOT c = u32[] constant(-1)\n"),
+            "t:4:27: constant -1: '-1' is out of range for u32");
+  // The extremes themselves, as XLA prints them, still load.
+  EXPECT_EQ(errorOf("  a = f32[] constant(-3.40282347e+38)\n"
+                    "  b = f16[] constant(65504)\n"
+                    "  c = s8[] constant(-128)\n"
+                    "  d = u64[] constant(18446744073709551615)\n"
+                    "  e = f64[] constant(1e-320)\n"
+                    "  ROOT t = (f32[], f16[], s8[], u64[], f64[]) "
+                    "tuple(a, b, c, d, e)\n"),
+            "parsed");
+}
+
 // Hostile nesting is an error, not a stack overflow.
 TEST(ParseError, ExcessiveNestingIsRejected) {
   std::string deep =

@@ -159,6 +159,14 @@ Result<Instruction *>
 inlineComputation(ModuleEditor &editor, Computation &caller,
                   const Computation &callee,
                   const std::vector<Instruction *> &arguments);
+/// As above, with the names in use in `caller` kept in `callerNames` from
+/// one call to the next: inlining many sites into one computation then
+/// costs the size of what is inlined, not the caller's size per site.
+Result<Instruction *>
+inlineComputation(ModuleEditor &editor, Computation &caller,
+                  const Computation &callee,
+                  const std::vector<Instruction *> &arguments,
+                  std::unordered_set<std::string> &callerNames);
 
 } // namespace rlopt::graph
 

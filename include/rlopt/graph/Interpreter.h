@@ -28,6 +28,11 @@ struct InterpreterOptions {
   uint64_t constantSeed = 0x5eed;
   int64_t maxElements = int64_t(1) << 27; ///< per value; larger is an Error
   int64_t maxWhileIterations = 100000;    ///< per while loop
+  /// Computations active at once (the entry, the calls, loop bodies and
+  /// reducers it is inside): deeper nesting is an Error. A module that
+  /// nests deeply is evaluated on a thread whose stack is sized for its
+  /// depth up to this bound, so it never overflows the caller's stack.
+  int64_t maxCallDepth = 10000;
   /// Round every floating-point result to its element type's precision
   /// (f32, bf16, f16, ...), as XLA stores it. When false, arithmetic stays
   /// in double and only convert and bitcast-convert round: the graph's

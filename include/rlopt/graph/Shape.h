@@ -55,6 +55,8 @@ bool isFloating(ElementType type);
 bool isComplex(ElementType type);
 bool isSignedInteger(ElementType type);
 bool isUnsignedInteger(ElementType type);
+/// Storage width in bits (pred is 1); 0 for tokens, tuples and opaque values.
+int elementBitWidth(ElementType type);
 
 /// `?` in a dimension: unbounded dynamic size.
 constexpr int64_t kUnboundedSize = -1;

@@ -25,7 +25,10 @@ struct VerifyProblem {
 /// `condition` of while, ...); get-tuple-element, compare, iota and
 /// convolution carry their attributes; get-tuple-element indexes in range
 /// with the element's shape; dot and convolution dimension numbers fit the
-/// operand ranks; operands form no cycle; computations call no cycle.
+/// operand ranks; operands form no cycle; computations call no cycle. Then
+/// shapes, as XLA's shape inference has them: every instruction's declared
+/// shape is the one its operands and attributes give, attributes are in
+/// range, and called computations have the signature their caller needs.
 std::optional<VerifyProblem> findProblem(const Module &module);
 
 /// Error "computation 'c', instruction 'x': message" for the first problem.

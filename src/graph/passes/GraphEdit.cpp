@@ -45,17 +45,23 @@ bool opcodeHasSideEffect(Opcode opcode) {
   }
 }
 
+// Iterative: call chains can be thousands of computations deep.
 bool computationHasSideEffect(
-    const Computation &computation,
+    const Computation &start,
     std::unordered_set<const Computation *> &visiting) {
-  if (!visiting.insert(&computation).second)
+  if (!visiting.insert(&start).second)
     return false;
-  for (const auto &instruction : computation.instructions()) {
-    if (opcodeHasSideEffect(instruction->opcode()))
-      return true;
-    for (const Computation *called : instruction->calledComputations())
-      if (called && computationHasSideEffect(*called, visiting))
+  std::vector<const Computation *> pending = {&start};
+  while (!pending.empty()) {
+    const Computation *computation = pending.back();
+    pending.pop_back();
+    for (const auto &instruction : computation->instructions()) {
+      if (opcodeHasSideEffect(instruction->opcode()))
         return true;
+      for (const Computation *called : instruction->calledComputations())
+        if (called && visiting.insert(called).second)
+          pending.push_back(called);
+    }
   }
   return false;
 }
@@ -370,7 +376,7 @@ void collectDead(
     work.pop_back();
     if (dead.count(instruction) || uses[instruction] > 0 ||
         instruction->opcode() == Opcode::Parameter ||
-        (hasSideEffect(*instruction) && !replaced.count(instruction)))
+        (!replaced.count(instruction) && hasSideEffect(*instruction)))
       continue;
     dead.insert(instruction);
     for (Instruction *operand : instruction->operands()) {
@@ -404,15 +410,37 @@ bool ModuleEditor::commit(bool dropUnreachableComputations) {
   // calls of surviving instructions.
   std::vector<Computation *> order;
   std::unordered_set<const Computation *> placed;
-  std::function<void(Computation *)> place = [&](Computation *computation) {
-    if (!computation || droppedComputations.count(computation) ||
-        !placed.insert(computation).second)
-      return;
-    for (const auto &instruction : computation->instructions())
-      if (!dead.count(instruction.get()))
-        for (Computation *called : instruction->calledComputations())
-          place(called);
-    order.push_back(computation);
+  // Iterative post-order: call chains can be thousands deep.
+  auto place = [&](Computation *start) {
+    auto enter =
+        [&](Computation *computation,
+            std::vector<std::pair<Computation *, std::vector<Computation *>>>
+                &stack) {
+          if (!computation || droppedComputations.count(computation) ||
+              !placed.insert(computation).second)
+            return;
+          std::vector<Computation *> callees;
+          for (const auto &instruction : computation->instructions())
+            if (!dead.count(instruction.get()))
+              for (Computation *called : instruction->calledComputations())
+                callees.push_back(called);
+          // Reversed, so popping from the back visits them in written order.
+          std::reverse(callees.begin(), callees.end());
+          stack.emplace_back(computation, std::move(callees));
+        };
+    std::vector<std::pair<Computation *, std::vector<Computation *>>> stack;
+    enter(start, stack);
+    while (!stack.empty()) {
+      auto &callees = stack.back().second;
+      if (callees.empty()) {
+        order.push_back(stack.back().first);
+        stack.pop_back();
+        continue;
+      }
+      Computation *callee = callees.back();
+      callees.pop_back();
+      enter(callee, stack);
+    }
   };
   if (dropUnreachableComputations)
     place(target.entry());
@@ -535,6 +563,14 @@ inlineComputation(ModuleEditor &editor, Computation &caller,
   std::unordered_set<std::string> callerNames;
   for (const auto &instruction : caller.instructions())
     callerNames.insert(instruction->name());
+  return inlineComputation(editor, caller, callee, arguments, callerNames);
+}
+
+Result<Instruction *>
+inlineComputation(ModuleEditor &editor, Computation &caller,
+                  const Computation &callee,
+                  const std::vector<Instruction *> &arguments,
+                  std::unordered_set<std::string> &callerNames) {
   std::vector<Instruction *> order = topologicalOrder(callee);
   for (Instruction *instruction : order)
     if (instruction->opcode() == Opcode::Constant &&
