@@ -22,7 +22,7 @@ void stepPass(benchmark::State &state, int index) {
   config.graphDir = RLOPT_DATA "/hlo";
   config.episodeLength = 1 << 30;
   auto env = GraphEnv::create(config);
-  if (!env || !(*env)->tryReset(kBert)) {
+  if (!env || !(*env)->tryReset({kBert}, 0)) {
     state.SkipWithError("cannot start the BERT graph");
     return;
   }

@@ -29,7 +29,7 @@ std::unique_ptr<PassesEnv> startedEnv(benchmark::State &state) {
     state.SkipWithError(env.error().message.c_str());
     return nullptr;
   }
-  auto started = (*env)->tryReset(programUri(state.range(0)));
+  auto started = (*env)->tryReset({programUri(state.range(0))}, 0);
   if (!started) {
     state.SkipWithError(started.error().message.c_str());
     return nullptr;
@@ -45,7 +45,7 @@ void BM_Reset(benchmark::State &state) {
   if (!env)
     return;
   for (auto _ : state)
-    benchmark::DoNotOptimize(env->tryReset(programUri(state.range(0))));
+    benchmark::DoNotOptimize(env->tryReset({programUri(state.range(0))}, 0));
 }
 
 void BM_Fork(benchmark::State &state) {

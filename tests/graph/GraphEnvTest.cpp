@@ -180,13 +180,13 @@ TEST(GraphEnv, HloNamesStayInsideTheGraphDirectory) {
         "hlo://./torch_xla_neuron/linear_module_forward",
         "hlo://torch_xla_neuron//linear_module_forward", "hlo://..",
         "hlo://torch_xla_neuron\\..\\..\\x", "hlo://"}) {
-    auto result = env->tryReset(uri);
+    auto result = env->tryReset({uri}, 0);
     ASSERT_FALSE(result.ok()) << uri;
     EXPECT_EQ(result.error().message,
               uri + ": not a bundled graph name (hlo:// names a graph of the "
                     "dataset, without '..', '.', empty or absolute parts)");
   }
-  EXPECT_TRUE(env->tryReset(kLinear).ok());
+  EXPECT_TRUE(env->tryReset({kLinear}, 0).ok());
 
   rlopt::tool::testing::ScratchDir scratch;
   std::filesystem::copy_file(fixture("small.hlo"), scratch / "inside.hlo");
@@ -194,8 +194,8 @@ TEST(GraphEnv, HloNamesStayInsideTheGraphDirectory) {
   GraphEnvConfig config;
   config.graphDir = scratch.path().string();
   auto scratchEnv = makeEnv(config);
-  EXPECT_TRUE(scratchEnv->tryReset("hlo://inside").ok());
-  auto escape = scratchEnv->tryReset("hlo://escape");
+  EXPECT_TRUE(scratchEnv->tryReset({"hlo://inside"}, 0).ok());
+  auto escape = scratchEnv->tryReset({"hlo://escape"}, 0);
   ASSERT_FALSE(escape.ok());
   EXPECT_EQ(escape.error().message,
             "hlo://escape: leads outside the graph directory " +

@@ -14,27 +14,6 @@ namespace {
 
 using Array = ConstantArray;
 
-int bitWidth(ElementType type) {
-  switch (type) {
-  case ElementType::Pred:
-    return 1;
-  case ElementType::S8:
-  case ElementType::U8:
-    return 8;
-  case ElementType::S16:
-  case ElementType::U16:
-  case ElementType::F16:
-  case ElementType::BF16:
-    return 16;
-  case ElementType::S32:
-  case ElementType::U32:
-  case ElementType::F32:
-    return 32;
-  default:
-    return 64;
-  }
-}
-
 double roundTo(ElementType type, double value) {
   switch (type) {
   case ElementType::F32:
@@ -91,7 +70,7 @@ bool integerInRange(ElementType from, int64_t value, ElementType to) {
     return huge || value >= 0;
   if (huge)
     return false;
-  int bits = bitWidth(to);
+  int bits = elementBitWidth(to);
   if (isUnsigned(to))
     return value >= 0 && (bits == 64 || value < (int64_t(1) << bits));
   int64_t limit = int64_t(1) << (bits - 1);
@@ -227,13 +206,13 @@ std::optional<int64_t> integerUnary(Opcode opcode, ElementType type,
     return type == ElementType::Pred ? !x : wrap(type, ~bits);
   case Opcode::PopulationCount: {
     uint64_t masked = bits;
-    int width = bitWidth(type);
+    int width = elementBitWidth(type);
     if (width < 64)
       masked &= (uint64_t(1) << width) - 1;
     return __builtin_popcountll(masked);
   }
   case Opcode::Clz: {
-    int width = bitWidth(type);
+    int width = elementBitWidth(type);
     uint64_t masked = width < 64 ? bits & ((uint64_t(1) << width) - 1) : bits;
     if (masked == 0)
       return width;
@@ -248,7 +227,7 @@ std::optional<int64_t> integerBinary(Opcode opcode, ElementType type, int64_t a,
                                      int64_t b) {
   bool unsignedType = isUnsigned(type);
   uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-  int width = bitWidth(type);
+  int width = elementBitWidth(type);
   switch (opcode) {
   case Opcode::Add:
     return wrap(type, ua + ub);
