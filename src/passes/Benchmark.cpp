@@ -181,6 +181,9 @@ Result<Benchmark> BenchmarkLoader::load(const std::string &uri) {
     auto loaded = loadUncached(uri);
     if (!loaded)
       return loaded.error();
+    // The IR was read from a scratch file whose name differs on every load;
+    // the URI names the module the same way in every process.
+    loaded->module->setModuleIdentifier(uri);
     it = pristine.emplace(uri, loaded.takeValue()).first;
   }
   const Benchmark &original = it->second;
@@ -238,6 +241,7 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
     if (!module)
       return makeError(uri + ": " + module.error().message);
     benchmark.module = module.takeValue();
+    benchmark.module->setSourceFileName(uri);
     benchmark.runnable = true;
     return benchmark;
   }
