@@ -5,9 +5,7 @@
 #include "rlopt/passes/PassCatalog.h"
 #include "rlopt/passes/PassRunner.h"
 
-#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <chrono>
 #include <cmath>
@@ -94,17 +92,6 @@ struct PassesEnv::Shared {
   std::shared_ptr<PassRunner> runner;
   std::unique_ptr<BenchmarkLoader> loader;
   std::map<std::string, double> baselines; ///< "uri|metric|pipeline"
-
-  /// After a crash inside LLVM the context may be corrupt (see
-  /// PassRunner::lastRunCrashed): it and every module in it are leaked, and
-  /// loading continues in a fresh context.
-  void abandonContext() {
-    BenchmarkSources sources = loader->sources();
-    new std::shared_ptr<llvm::LLVMContext>(loader->sharedContext());
-    loader.release();
-    loader = std::make_unique<BenchmarkLoader>(
-        sources, std::make_shared<llvm::LLVMContext>());
-  }
 };
 
 Result<PassesEnvConfig> PassesEnvConfig::fromJson(const nlohmann::json &json,
@@ -159,8 +146,7 @@ PassesEnv::create(const PassesEnvConfig &config,
     return runner.error();
   auto shared = std::make_shared<Shared>();
   shared->runner = runner.takeValue();
-  shared->loader = std::make_unique<BenchmarkLoader>(
-      sources, std::make_shared<llvm::LLVMContext>());
+  shared->loader = std::make_unique<BenchmarkLoader>(sources);
   return std::unique_ptr<PassesEnv>(new PassesEnv(config, shared));
 }
 
@@ -260,10 +246,10 @@ StepResult PassesEnv::step(const Action &action) {
     ended = true;
     result.terminated = true;
     result.info["error"] = changed.error().message;
-    if (shared->runner->lastRunCrashed()) {
+    // After a crash the module and its context may be corrupt (see
+    // PassRunner::lastRunCrashed): both are leaked.
+    if (shared->runner->lastRunCrashed())
       current.module.release();
-      shared->abandonContext();
-    }
     return result;
   }
   result.info["changed"] = *changed;
@@ -295,8 +281,17 @@ StepResult PassesEnv::step(const Action &action) {
 std::unique_ptr<Env> PassesEnv::fork() const {
   std::unique_ptr<PassesEnv> copy(new PassesEnv(cfg, shared));
   copy->current.uri = current.uri;
-  if (current.module)
-    copy->current.module = llvm::CloneModule(*current.module);
+  // An exact copy (use-list order included) in a context of its own: a
+  // module cloned into the parent's context with llvm::CloneModule has its
+  // use lists in another order, and passes that walk them then transform the
+  // fork differently from the parent.
+  if (current.module) {
+    auto copied = copyModule(*current.module);
+    if (copied)
+      copy->current.module = copied.takeValue();
+    else
+      copy->resetError = copied.error();
+  }
   copy->current.runnable = current.runnable;
   copy->current.libs = current.libs;
   copy->current.expectedOutput = current.expectedOutput;
@@ -355,10 +350,8 @@ Result<double> PassesEnv::baseline(const std::string &metricName,
   if (pipeline != "none") {
     auto ran = shared->runner->run(*pristine->module, pipeline);
     if (!ran) {
-      if (shared->runner->lastRunCrashed()) {
+      if (shared->runner->lastRunCrashed())
         pristine->module.release();
-        shared->abandonContext();
-      }
       return ran.error();
     }
   }
