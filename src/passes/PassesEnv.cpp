@@ -186,6 +186,7 @@ Result<Observation> PassesEnv::tryReset(const std::string &uri) {
     return loaded.error();
   current = loaded.takeValue();
   shared->runner->adoptHostTarget(*current.module);
+  snapshot.clear();
   history.clear();
   totalReward = 0;
   ended = false;
@@ -253,6 +254,12 @@ StepResult PassesEnv::step(const Action &action) {
     return result;
   }
   result.info["changed"] = *changed;
+  if (Status reloaded = reloadFromBitcode(); !reloaded) {
+    ended = true;
+    result.terminated = true;
+    result.info["error"] = reloaded.error().message;
+    return result;
+  }
 
   RewardSpec spec = *parseReward(cfg.reward);
   double value = previousMetric;
@@ -286,12 +293,14 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   // use lists in another order, and passes that walk them then transform the
   // fork differently from the parent.
   if (current.module) {
-    auto copied = copyModule(*current.module);
+    auto copied = snapshot.empty() ? copyModule(*current.module)
+                                   : readModuleBitcode(snapshot, current.uri);
     if (copied)
       copy->current.module = copied.takeValue();
     else
       copy->resetError = copied.error();
   }
+  copy->snapshot = snapshot;
   copy->current.runnable = current.runnable;
   copy->current.libs = current.libs;
   copy->current.expectedOutput = current.expectedOutput;
@@ -301,6 +310,22 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   copy->rewardScale = rewardScale;
   copy->ended = ended;
   return copy;
+}
+
+/// After a pass the module carries history that its IR does not show and a
+/// copy would lack: counters that pick the suffix of the next clashing value
+/// name, dead constants left on use lists, attributes bitcode cannot hold
+/// (align 4294967296). Passes see that history, so a fork or a replay would
+/// drift from this module. Continuing from the module's own bitcode, read
+/// into a fresh context, leaves nothing but the IR for the next pass to see.
+Status PassesEnv::reloadFromBitcode() {
+  std::string bitcode = writeModuleBitcode(*current.module);
+  auto reloaded = readModuleBitcode(bitcode, current.uri);
+  if (!reloaded)
+    return reloaded.error();
+  current.module = reloaded.takeValue();
+  snapshot = std::move(bitcode);
+  return Status::success();
 }
 
 Result<double> PassesEnv::measureMetric(const llvm::Module &module,
