@@ -136,9 +136,8 @@ Result<std::unique_ptr<llvm::Module>> readIrFile(const std::string &path,
   return parseIr(llvm::MemoryBufferRef(*text, path), path, context);
 }
 
-BenchmarkLoader::BenchmarkLoader(BenchmarkSources sources,
-                                 std::shared_ptr<llvm::LLVMContext> context)
-    : src(std::move(sources)), ctx(std::move(context)) {}
+BenchmarkLoader::BenchmarkLoader(BenchmarkSources sources)
+    : src(std::move(sources)) {}
 
 BenchmarkLoader::~BenchmarkLoader() = default;
 
@@ -183,20 +182,40 @@ Result<Benchmark> BenchmarkLoader::load(const std::string &uri) {
       return loaded.error();
     it = pristine.emplace(uri, loaded.takeValue()).first;
   }
-  const Benchmark &original = it->second;
+  const Pristine &original = it->second;
+  // Every load parses the same bytes into a new context, so no load can see
+  // what an earlier episode did to its own context.
+  auto module = readModuleBitcode(original.bitcode, uri);
+  if (!module)
+    return module.error();
   Benchmark copy;
-  copy.uri = original.uri;
-  copy.module = llvm::CloneModule(*original.module);
-  copy.runnable = original.runnable;
-  copy.libs = original.libs;
-  copy.expectedOutput = original.expectedOutput;
+  copy.uri = original.info.uri;
+  copy.module = module.takeValue();
+  copy.runnable = original.info.runnable;
+  copy.libs = original.info.libs;
+  copy.expectedOutput = original.info.expectedOutput;
   return copy;
 }
 
-Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
+Result<BenchmarkLoader::Pristine>
+BenchmarkLoader::loadUncached(const std::string &uri) {
+  llvm::LLVMContext context;
+  Pristine loaded;
+  loaded.info.uri = uri;
+  auto module = loadModule(uri, context, loaded.info);
+  if (!module)
+    return module.error();
+  // The IR was read from a scratch file whose name differs on every load;
+  // the URI names the module the same way in every process.
+  (*module)->setModuleIdentifier(uri);
+  loaded.bitcode = writeModuleBitcode(**module);
+  return loaded;
+}
+
+Result<std::unique_ptr<llvm::Module>>
+BenchmarkLoader::loadModule(const std::string &uri, llvm::LLVMContext &context,
+                            Benchmark &benchmark) {
   llvm::StringRef ref(uri);
-  Benchmark benchmark;
-  benchmark.uri = uri;
 
   if (ref.starts_with(kBundledPrefix)) {
     std::string name = ref.drop_front(strlen(kBundledPrefix)).str();
@@ -205,14 +224,13 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
         !fs::exists(base + ".c"))
       return makeError(uri + ": unknown benchmark (rlopt passes list "
                              "shows the bundled ones)");
-    auto module = compileC(base + ".c", src, *ctx);
+    auto module = compileC(base + ".c", src, context);
     if (!module)
       return module.error();
-    benchmark.module = module.takeValue();
     benchmark.runnable = true;
     benchmark.libs = {"-lm"};
     benchmark.expectedOutput = readText(base + ".expected");
-    return benchmark;
+    return module;
   }
 
   if (ref.starts_with(kCsmithPrefix)) {
@@ -234,12 +252,12 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
       return run.error();
     if (!run->succeeded())
       return makeError(uri + ": csmith failed: " + toolFailure(*run, options));
-    auto module = compileC(cPath, src, *ctx, {"-I/usr/include/csmith"});
+    auto module = compileC(cPath, src, context, {"-I/usr/include/csmith"});
     if (!module)
       return makeError(uri + ": " + module.error().message);
-    benchmark.module = module.takeValue();
+    (*module)->setSourceFileName(uri);
     benchmark.runnable = true;
-    return benchmark;
+    return module;
   }
 
   if (ref.starts_with(kStressPrefix)) {
@@ -256,11 +274,10 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
       return makeError(uri +
                        ": llvm-stress failed: " + toolFailure(*run, options));
     auto buffer = llvm::MemoryBuffer::getMemBuffer(run->out, uri);
-    auto module = parseIr(buffer->getMemBufferRef(), uri, *ctx);
+    auto module = parseIr(buffer->getMemBufferRef(), uri, context);
     if (!module)
       return module.error();
-    benchmark.module = module.takeValue();
-    return benchmark;
+    return module;
   }
 
   std::string path = ref.starts_with(kFilePrefix)
@@ -277,24 +294,22 @@ Result<Benchmark> BenchmarkLoader::loadUncached(const std::string &uri) {
     // clang would block on a FIFO and read a device forever.
     if (auto text = readRegularFile(path); !text)
       return text.error();
-    auto module = compileC(path, src, *ctx);
+    auto module = compileC(path, src, context);
     if (!module)
       return module.error();
-    benchmark.module = module.takeValue();
     benchmark.runnable = true;
     benchmark.libs = {"-lm"};
-    return benchmark;
+    return module;
   }
   if (ext != "ll" && ext != "bc")
     return makeError(path + ": expected a .c, .ll or .bc file");
-  auto module = readIrFile(path, *ctx);
+  auto module = readIrFile(path, context);
   if (!module)
     return module.error();
-  benchmark.module = module.takeValue();
-  benchmark.runnable = benchmark.module->getFunction("main") != nullptr &&
-                       !benchmark.module->getFunction("main")->isDeclaration();
+  llvm::Function *main = (*module)->getFunction("main");
+  benchmark.runnable = main && !main->isDeclaration();
   benchmark.libs = {"-lm"};
-  return benchmark;
+  return module;
 }
 
 } // namespace rlopt::passes

@@ -6,9 +6,7 @@
 #include "rlopt/passes/PassCatalog.h"
 #include "rlopt/passes/PassRunner.h"
 
-#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <chrono>
 #include <cmath>
@@ -95,17 +93,6 @@ struct PassesEnv::Shared {
   std::shared_ptr<PassRunner> runner;
   std::unique_ptr<BenchmarkLoader> loader;
   std::map<std::string, double> baselines; ///< "uri|metric|pipeline"
-
-  /// After a crash inside LLVM the context may be corrupt (see
-  /// PassRunner::lastRunCrashed): it and every module in it are leaked, and
-  /// loading continues in a fresh context.
-  void abandonContext() {
-    BenchmarkSources sources = loader->sources();
-    new std::shared_ptr<llvm::LLVMContext>(loader->sharedContext());
-    loader.release();
-    loader = std::make_unique<BenchmarkLoader>(
-        sources, std::make_shared<llvm::LLVMContext>());
-  }
 };
 
 namespace {
@@ -147,8 +134,7 @@ PassesEnv::create(const PassesEnvConfig &config,
     return runner.error();
   auto shared = std::make_shared<Shared>();
   shared->runner = runner.takeValue();
-  shared->loader = std::make_unique<BenchmarkLoader>(
-      sources, std::make_shared<llvm::LLVMContext>());
+  shared->loader = std::make_unique<BenchmarkLoader>(sources);
   return std::unique_ptr<PassesEnv>(new PassesEnv(config, shared));
 }
 
@@ -181,6 +167,7 @@ Result<Observation> PassesEnv::tryReset(const BenchmarkRef &benchmark,
     return loaded.error();
   current = loaded.takeValue();
   shared->runner->adoptHostTarget(*current.module);
+  snapshot.clear();
   history.clear();
   totalReward = 0;
   ended = false;
@@ -230,13 +217,19 @@ StepResult PassesEnv::step(const Action &action) {
     ended = true;
     result.terminated = true;
     result.info["error"] = changed.error().message;
-    if (shared->runner->lastRunCrashed()) {
+    // After a crash the module and its context may be corrupt (see
+    // PassRunner::lastRunCrashed): both are leaked.
+    if (shared->runner->lastRunCrashed())
       current.module.release();
-      shared->abandonContext();
-    }
     return result;
   }
   result.info["changed"] = *changed;
+  if (Status reloaded = reloadFromBitcode(); !reloaded) {
+    ended = true;
+    result.terminated = true;
+    result.info["error"] = reloaded.error().message;
+    return result;
+  }
 
   RewardSpec spec = *parseReward(cfg.reward);
   double value = previousMetric;
@@ -265,8 +258,19 @@ StepResult PassesEnv::step(const Action &action) {
 std::unique_ptr<Env> PassesEnv::fork() const {
   std::unique_ptr<PassesEnv> copy(new PassesEnv(cfg, shared));
   copy->current.uri = current.uri;
-  if (current.module)
-    copy->current.module = llvm::CloneModule(*current.module);
+  // An exact copy (use-list order included) in a context of its own: a
+  // module cloned into the parent's context with llvm::CloneModule has its
+  // use lists in another order, and passes that walk them then transform the
+  // fork differently from the parent.
+  if (current.module) {
+    auto copied = snapshot.empty() ? copyModule(*current.module)
+                                   : readModuleBitcode(snapshot, current.uri);
+    if (copied)
+      copy->current.module = copied.takeValue();
+    else
+      copy->resetError = copied.error();
+  }
+  copy->snapshot = snapshot;
   copy->current.runnable = current.runnable;
   copy->current.libs = current.libs;
   copy->current.expectedOutput = current.expectedOutput;
@@ -276,6 +280,22 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   copy->rewardScale = rewardScale;
   copy->ended = ended;
   return copy;
+}
+
+/// After a pass the module carries history that its IR does not show and a
+/// copy would lack: counters that pick the suffix of the next clashing value
+/// name, dead constants left on use lists, attributes bitcode cannot hold
+/// (align 4294967296). Passes see that history, so a fork or a replay would
+/// drift from this module. Continuing from the module's own bitcode, read
+/// into a fresh context, leaves nothing but the IR for the next pass to see.
+Status PassesEnv::reloadFromBitcode() {
+  std::string bitcode = writeModuleBitcode(*current.module);
+  auto reloaded = readModuleBitcode(bitcode, current.uri);
+  if (!reloaded)
+    return reloaded.error();
+  current.module = reloaded.takeValue();
+  snapshot = std::move(bitcode);
+  return Status::success();
 }
 
 Result<double> PassesEnv::measureMetric(const llvm::Module &module,
@@ -325,10 +345,8 @@ Result<double> PassesEnv::baseline(const std::string &metricName,
   if (pipeline != "none") {
     auto ran = shared->runner->run(*pristine->module, pipeline);
     if (!ran) {
-      if (shared->runner->lastRunCrashed()) {
+      if (shared->runner->lastRunCrashed())
         pristine->module.release();
-        shared->abandonContext();
-      }
       return ran.error();
     }
   }

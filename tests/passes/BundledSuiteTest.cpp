@@ -21,7 +21,7 @@ BenchmarkSources bundledSources() {
 }
 
 std::vector<std::string> bundledUris() {
-  BenchmarkLoader loader(bundledSources(), nullptr);
+  BenchmarkLoader loader(bundledSources());
   return loader.bundledUris();
 }
 
@@ -97,7 +97,7 @@ TEST(BundledSuite, AFatalLlvmErrorIsAnErrorNotAnExit) {
 }
 
 TEST(BundledSuite, EveryProgramIsInExactlyOneSplit) {
-  BenchmarkLoader loader(bundledSources(), nullptr);
+  BenchmarkLoader loader(bundledSources());
   auto train = loader.bundledSplit("train");
   auto test = loader.bundledSplit("test");
   ASSERT_TRUE(train.ok()) << train.error().message;
@@ -116,9 +116,8 @@ TEST(BundledSuite, EveryProgramIsInExactlyOneSplit) {
 TEST(BundledSuite, ACrashInsideAPassIsReportedAndWorkGoesOn) {
   auto runner = PassRunner::create();
   ASSERT_TRUE(runner.ok());
-  auto context = std::make_shared<llvm::LLVMContext>();
-  auto *leaked = new BenchmarkLoader(bundledSources(), context);
-  auto lisp = leaked->load("benchmark://rlopt-v0/large_lisp");
+  BenchmarkLoader loader(bundledSources());
+  auto lisp = loader.load("benchmark://rlopt-v0/large_lisp");
   ASSERT_TRUE(lisp.ok()) << lisp.error().message;
   auto ran = (*runner)->run(*lisp->module, "unify-loop-exits");
   ASSERT_FALSE(ran.ok());
@@ -128,9 +127,7 @@ TEST(BundledSuite, ACrashInsideAPassIsReportedAndWorkGoesOn) {
   // leaves them.
   lisp->module.release();
 
-  BenchmarkLoader fresh(bundledSources(),
-                        std::make_shared<llvm::LLVMContext>());
-  auto qsort = fresh.load("benchmark://rlopt-v0/qsort");
+  auto qsort = loader.load("benchmark://rlopt-v0/qsort");
   ASSERT_TRUE(qsort.ok());
   auto again = (*runner)->run(*qsort->module, "mem2reg");
   ASSERT_TRUE(again.ok()) << again.error().message;

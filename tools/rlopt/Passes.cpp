@@ -33,7 +33,7 @@ int runList(int argc, char **argv) {
   Args args({}, {"json"});
   if (auto error = args.parse(argc, argv, 3))
     return fail("passes list: " + *error);
-  passes::BenchmarkLoader loader(defaultSources(), nullptr);
+  passes::BenchmarkLoader loader(defaultSources());
   const auto &actions = passes::passActions();
   if (args.has("json")) {
     json out = {{"actions", json::array()},
@@ -170,7 +170,7 @@ std::vector<std::string> suiteUris(const Args &args, std::string &error) {
       error = "unknown suite '" + args.get("suite") + "' (expected rlopt-v0)";
       return {};
     }
-    passes::BenchmarkLoader loader(defaultSources(), nullptr);
+    passes::BenchmarkLoader loader(defaultSources());
     auto bundled = loader.bundledSplit(args.get("split", "all"));
     if (!bundled) {
       error = bundled.error().message;

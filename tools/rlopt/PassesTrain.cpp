@@ -36,7 +36,7 @@ int runPassesTrain(int argc, char **argv) {
   if (!env)
     return fail(env.error().message);
 
-  passes::BenchmarkLoader loader(sources, nullptr);
+  passes::BenchmarkLoader loader(sources);
   std::string split = args.get("split", "train");
   auto uris = loader.bundledSplit(split);
   if (!uris)

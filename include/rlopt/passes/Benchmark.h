@@ -2,6 +2,7 @@
 #define RLOPT_PASSES_BENCHMARK_H
 
 #include "rlopt/core/Result.h"
+#include "rlopt/passes/ModuleCopy.h"
 
 #include <map>
 #include <memory>
@@ -23,7 +24,7 @@ namespace rlopt::passes {
 ///   runnable) file:///path/x.c|.ll|.bc, or a plain path
 struct Benchmark {
   std::string uri;
-  std::unique_ptr<llvm::Module> module;
+  IsolatedModule module;
   bool runnable = false;                     ///< has a main that terminates
   std::vector<std::string> libs;             ///< link flags, e.g. "-lm"
   std::optional<std::string> expectedOutput; ///< bundled programs only
@@ -37,12 +38,12 @@ struct BenchmarkSources {
   std::string llvmStress = "llvm-stress-19";
 };
 
-/// Loads benchmarks into one LLVMContext and keeps a pristine copy of each,
-/// so a reset is a module clone rather than a recompile.
+/// Loads benchmarks and keeps each one's unoptimized bitcode, so a reset is a
+/// parse rather than a recompile. Every load is a module in a context of its
+/// own, identical to every other load of the same URI.
 class BenchmarkLoader {
 public:
-  BenchmarkLoader(BenchmarkSources sources,
-                  std::shared_ptr<llvm::LLVMContext> context);
+  explicit BenchmarkLoader(BenchmarkSources sources);
   ~BenchmarkLoader();
 
   /// A fresh copy of the benchmark's unoptimized module.
@@ -55,15 +56,21 @@ public:
   Result<std::vector<std::string>> bundledSplit(const std::string &split) const;
 
   const BenchmarkSources &sources() const { return src; }
-  llvm::LLVMContext &context() { return *ctx; }
-  std::shared_ptr<llvm::LLVMContext> sharedContext() { return ctx; }
 
 private:
-  Result<Benchmark> loadUncached(const std::string &uri);
+  /// A loaded benchmark without its module, and the module as bitcode.
+  struct Pristine {
+    Benchmark info;
+    std::string bitcode;
+  };
+  Result<Pristine> loadUncached(const std::string &uri);
+  /// Compiles, generates or reads the benchmark into `context`.
+  Result<std::unique_ptr<llvm::Module>> loadModule(const std::string &uri,
+                                                   llvm::LLVMContext &context,
+                                                   Benchmark &info);
 
   BenchmarkSources src;
-  std::shared_ptr<llvm::LLVMContext> ctx;
-  std::map<std::string, Benchmark> pristine;
+  std::map<std::string, Pristine> pristine;
 };
 
 /// Compiles C to unoptimized IR that passes can still optimize (no optnone).

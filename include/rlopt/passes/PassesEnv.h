@@ -81,7 +81,10 @@ public:
   const PassesEnvConfig &config() const { return cfg; }
   const llvm::Module &module() const { return *current.module; }
   /// Direct access to the module, for tools and tests that edit IR.
-  llvm::Module &mutableModule() { return *current.module; }
+  llvm::Module &mutableModule() {
+    snapshot.clear();
+    return *current.module;
+  }
 
 private:
   struct Shared;
@@ -89,11 +92,15 @@ private:
   Observation observation();
   Result<double> measureMetric(const llvm::Module &module,
                                const std::string &metricName);
+  Status reloadFromBitcode();
 
   PassesEnvConfig cfg;
   std::shared_ptr<Shared> shared;
   Spaces envSpaces;
   Benchmark current;
+  /// The module's bitcode after the last step, which fork() reads; empty
+  /// when the module was edited since.
+  std::string snapshot;
   std::vector<int> history;
   double totalReward = 0;
   double previousMetric = 0;

@@ -1,0 +1,137 @@
+// The same actions on the same benchmark give the same IR, bit for bit,
+// however the episode is run: step by step in an environment that has
+// played other episodes, replayed in a fresh environment, or continued on
+// a fork. Long random episodes on large modules, where a pass that depends
+// on more than the module's IR shows up.
+#include "rlopt/core/Process.h"
+#include "rlopt/core/TempDir.h"
+#include "rlopt/passes/PassCatalog.h"
+#include "rlopt/passes/PassesEnv.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+using namespace rlopt;
+using namespace rlopt::passes;
+
+namespace {
+
+BenchmarkSources sources() {
+  BenchmarkSources s;
+  s.dataDir = RLOPT_TEST_DATA "/../../data";
+  return s;
+}
+
+std::unique_ptr<PassesEnv> makeEnv() {
+  PassesEnvConfig config;
+  config.episodeLength = 1000;
+  config.reward = "IrInstructionCount";
+  auto env = PassesEnv::create(config, sources());
+  EXPECT_TRUE(env.ok()) << (env.ok() ? "" : env.error().message);
+  return env.takeValue();
+}
+
+/// `length` uniformly random actions; the same on every platform.
+std::vector<int> randomActions(uint64_t seed, int length) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> actions;
+  for (int i = 0; i < length; ++i)
+    actions.push_back(static_cast<int>(rng() % passActions().size()));
+  return actions;
+}
+
+/// How an episode ended: the printed IR, and the error that ended it early.
+struct Outcome {
+  std::string ir;
+  std::string error;
+  size_t steps = 0;
+};
+
+/// Runs actions[from..] on `env` until one fails.
+Outcome play(PassesEnv &env, const std::vector<int> &actions, size_t from) {
+  Outcome outcome;
+  for (size_t i = from; i < actions.size() && outcome.error.empty(); ++i) {
+    StepResult step = env.step(Action{{actions[i]}});
+    outcome.steps = i + 1;
+    if (step.info.contains("error"))
+      outcome.error = passActions()[actions[i]].name + ": " +
+                      step.info["error"].get<std::string>();
+  }
+  // After a crash inside LLVM there is no module left to print.
+  auto ir = env.observe("Ir");
+  outcome.ir = ir.ok() ? ir->get<std::string>() : ir.error().message;
+  return outcome;
+}
+
+/// The first line where two IR texts differ, for a readable failure.
+std::string firstDifference(const std::string &a, const std::string &b) {
+  std::istringstream left(a), right(b);
+  std::string l, r;
+  for (int line = 1;; ++line) {
+    bool moreLeft = static_cast<bool>(std::getline(left, l));
+    bool moreRight = static_cast<bool>(std::getline(right, r));
+    if (!moreLeft && !moreRight)
+      return "identical";
+    if (l != r || moreLeft != moreRight)
+      return "line " + std::to_string(line) + ":\n  " + l + "\n  " + r;
+  }
+}
+
+/// Plays one random episode per seed in `env`, which keeps going from
+/// episode to episode as training does, and replays each in a fresh
+/// environment and on a fork taken halfway.
+void expectEpisodesReplay(const std::string &uri,
+                          const std::vector<uint64_t> &seeds, int length) {
+  auto env = makeEnv();
+  for (uint64_t seed : seeds) {
+    SCOPED_TRACE(uri + " seed " + std::to_string(seed));
+    std::vector<int> actions = randomActions(seed, length);
+    ASSERT_TRUE(env->tryReset(uri).ok());
+    Outcome stepped = play(*env, actions, 0);
+    actions.resize(stepped.steps);
+
+    auto fresh = makeEnv();
+    ASSERT_TRUE(fresh->tryReset(uri).ok());
+    Outcome replayed = play(*fresh, actions, 0);
+    EXPECT_EQ(replayed.error, stepped.error);
+    EXPECT_TRUE(replayed.ir == stepped.ir)
+        << "a fresh environment differs at "
+        << firstDifference(replayed.ir, stepped.ir);
+
+    size_t half = actions.size() / 2;
+    ASSERT_TRUE(fresh->tryReset(uri).ok());
+    play(*fresh, std::vector<int>(actions.begin(), actions.begin() + half), 0);
+    auto fork = fresh->fork();
+    Outcome forked = play(static_cast<PassesEnv &>(*fork), actions, half);
+    EXPECT_EQ(forked.error, stepped.error);
+    EXPECT_TRUE(forked.ir == stepped.ir)
+        << "a fork at step " << half << " differs at "
+        << firstDifference(forked.ir, stepped.ir);
+  }
+}
+
+} // namespace
+
+TEST(Determinism, LongEpisodesOnTheLargestBundledProgramReplay) {
+  expectEpisodesReplay("benchmark://rlopt-v0/large_lisp", {1, 2}, 60);
+}
+
+TEST(Determinism, LongEpisodesOnACsmithProgramReplay) {
+  expectEpisodesReplay("generator://csmith-v0/42", {3, 4}, 60);
+}
+
+TEST(Determinism, LongEpisodesOnLargeLlvmStressModulesReplay) {
+  auto dir = TempDir::create("rlopt-determinism");
+  ASSERT_TRUE(dir.ok());
+  for (int seed : {5, 6}) {
+    // Larger than the llvm-stress URIs, which use -size=200.
+    std::string path = dir->file("stress" + std::to_string(seed) + ".ll");
+    auto run =
+        runProcess({sources().llvmStress, "-seed=" + std::to_string(seed),
+                    "-size=2000", "-o", path});
+    ASSERT_TRUE(run.ok() && run->succeeded());
+    expectEpisodesReplay(path, {7}, 100);
+  }
+}
