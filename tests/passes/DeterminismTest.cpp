@@ -88,12 +88,12 @@ void expectEpisodesReplay(const std::string &uri,
   for (uint64_t seed : seeds) {
     SCOPED_TRACE(uri + " seed " + std::to_string(seed));
     std::vector<int> actions = randomActions(seed, length);
-    ASSERT_TRUE(env->tryReset(uri).ok());
+    ASSERT_TRUE(env->tryReset({uri}, 0).ok());
     Outcome stepped = play(*env, actions, 0);
     actions.resize(stepped.steps);
 
     auto fresh = makeEnv();
-    ASSERT_TRUE(fresh->tryReset(uri).ok());
+    ASSERT_TRUE(fresh->tryReset({uri}, 0).ok());
     Outcome replayed = play(*fresh, actions, 0);
     EXPECT_EQ(replayed.error, stepped.error);
     EXPECT_TRUE(replayed.ir == stepped.ir)
@@ -101,7 +101,7 @@ void expectEpisodesReplay(const std::string &uri,
         << firstDifference(replayed.ir, stepped.ir);
 
     size_t half = actions.size() / 2;
-    ASSERT_TRUE(fresh->tryReset(uri).ok());
+    ASSERT_TRUE(fresh->tryReset({uri}, 0).ok());
     play(*fresh, std::vector<int>(actions.begin(), actions.begin() + half), 0);
     auto fork = fresh->fork();
     Outcome forked = play(static_cast<PassesEnv &>(*fork), actions, half);
