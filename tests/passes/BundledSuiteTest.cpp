@@ -5,20 +5,17 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
+#include "PassesTestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 using namespace rlopt;
 using namespace rlopt::passes;
+using namespace rlopt::passes::testing;
 
 namespace {
-
-BenchmarkSources bundledSources() {
-  BenchmarkSources sources;
-  sources.dataDir = RLOPT_TEST_DATA "/../../data";
-  return sources;
-}
 
 std::vector<std::string> bundledUris() {
   BenchmarkLoader loader(bundledSources());

@@ -8,6 +8,8 @@
 #include "rlopt/passes/PassCatalog.h"
 #include "rlopt/passes/PassesEnv.h"
 
+#include "PassesTestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -15,20 +17,15 @@
 
 using namespace rlopt;
 using namespace rlopt::passes;
+using namespace rlopt::passes::testing;
 
 namespace {
-
-BenchmarkSources sources() {
-  BenchmarkSources s;
-  s.dataDir = RLOPT_TEST_DATA "/../../data";
-  return s;
-}
 
 std::unique_ptr<PassesEnv> makeEnv() {
   PassesEnvConfig config;
   config.episodeLength = 1000;
   config.reward = "IrInstructionCount";
-  auto env = PassesEnv::create(config, sources());
+  auto env = PassesEnv::create(config, bundledSources());
   EXPECT_TRUE(env.ok()) << (env.ok() ? "" : env.error().message);
   return env.takeValue();
 }
@@ -129,8 +126,8 @@ TEST(Determinism, LongEpisodesOnLargeLlvmStressModulesReplay) {
     // Larger than the llvm-stress URIs, which use -size=200.
     std::string path = dir->file("stress" + std::to_string(seed) + ".ll");
     auto run =
-        runProcess({sources().llvmStress, "-seed=" + std::to_string(seed),
-                    "-size=2000", "-o", path});
+        runProcess({bundledSources().llvmStress,
+                    "-seed=" + std::to_string(seed), "-size=2000", "-o", path});
     ASSERT_TRUE(run.ok() && run->succeeded());
     expectEpisodesReplay(path, {7}, 100);
   }

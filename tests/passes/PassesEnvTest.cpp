@@ -5,25 +5,22 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
+#include "PassesTestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 using namespace rlopt;
 using namespace rlopt::passes;
+using namespace rlopt::passes::testing;
 
 namespace {
 
 const std::string kData = RLOPT_TEST_DATA "/passes";
 
-BenchmarkSources sources() {
-  BenchmarkSources s;
-  s.dataDir = RLOPT_TEST_DATA "/../../data";
-  return s;
-}
-
 std::unique_ptr<PassesEnv> makeEnv(PassesEnvConfig config = {}) {
-  auto env = PassesEnv::create(config, sources());
+  auto env = PassesEnv::create(config, bundledSources());
   EXPECT_TRUE(env.ok()) << (env.ok() ? "" : env.error().message);
   return env.takeValue();
 }
@@ -222,10 +219,10 @@ TEST(PassesEnv, ConfigRejectsUnknownKeysAndSpaces) {
   EXPECT_NE(unknownKey.error().message.find("rewrad"), std::string::npos);
   PassesEnvConfig badReward;
   badReward.reward = "Speed";
-  EXPECT_FALSE(PassesEnv::create(badReward, sources()).ok());
+  EXPECT_FALSE(PassesEnv::create(badReward, bundledSources()).ok());
   PassesEnvConfig badObservation;
   badObservation.observation = "Ir";
-  EXPECT_FALSE(PassesEnv::create(badObservation, sources()).ok());
+  EXPECT_FALSE(PassesEnv::create(badObservation, bundledSources()).ok());
 }
 
 TEST(PassesEnv, GeneratedProgramsLoadBySeed) {

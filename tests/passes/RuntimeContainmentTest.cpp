@@ -7,6 +7,8 @@
 
 #include "rlopt/core/TempDir.h"
 
+#include "PassesTestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -18,15 +20,10 @@
 
 using namespace rlopt;
 using namespace rlopt::passes;
+using namespace rlopt::passes::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-BenchmarkSources sources() {
-  BenchmarkSources s;
-  s.dataDir = RLOPT_TEST_DATA "/../../data";
-  return s;
-}
 
 bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
@@ -69,7 +66,7 @@ protected:
   std::unique_ptr<PassesEnv> envOn(const std::string &source) {
     std::string path = dir->file("program.c");
     std::ofstream(path) << source;
-    auto env = PassesEnv::create(config, sources());
+    auto env = PassesEnv::create(config, bundledSources());
     EXPECT_TRUE(env.ok()) << (env.ok() ? "" : env.error().message);
     if (!env.ok())
       return nullptr;
@@ -179,7 +176,7 @@ TEST_F(RuntimeContainmentTest, BadRuntimeOptionsAreOneLineErrors) {
            {[](RuntimeOptions &o) { o.maxProcesses = 0; }, "process limit"}}) {
     PassesEnvConfig bad;
     c.change(bad.runtime);
-    auto env = PassesEnv::create(bad, sources());
+    auto env = PassesEnv::create(bad, bundledSources());
     ASSERT_FALSE(env.ok()) << c.message;
     EXPECT_TRUE(contains(env.error().message, c.message))
         << env.error().message;
@@ -201,7 +198,7 @@ TEST_F(RuntimeContainmentTest, BadRuntimeOptionsAreOneLineErrors) {
 
   auto fromJson = PassesEnvConfig::fromJson({{"runtime_memory_mib", 0}}, "c");
   ASSERT_TRUE(fromJson.ok());
-  EXPECT_FALSE(PassesEnv::create(*fromJson, sources()).ok());
+  EXPECT_FALSE(PassesEnv::create(*fromJson, bundledSources()).ok());
 }
 
 TEST(CsmithBenchmark, LoadsNormallyWhenTmpdirHoldsShellSyntax) {
@@ -216,7 +213,7 @@ TEST(CsmithBenchmark, LoadsNormallyWhenTmpdirHoldsShellSyntax) {
       old ? std::optional<std::string>(old) : std::nullopt;
   setenv("TMPDIR", injected.c_str(), 1);
 
-  auto env = PassesEnv::create({}, sources());
+  auto env = PassesEnv::create({}, bundledSources());
   ASSERT_TRUE(env.ok());
   auto loaded = (*env)->tryReset({"generator://csmith-v0/7"}, 0);
   if (saved)
