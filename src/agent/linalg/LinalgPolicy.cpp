@@ -2,35 +2,34 @@
 
 #include "rlopt/agent/Archive.h"
 #include "rlopt/agent/Limits.h"
-#include "rlopt/core/Json.h"
+#include "rlopt/core/ConfigFields.h"
 
 #include <cstdio>
 
 namespace rlopt::agent {
 
+namespace {
+template <typename Visit> void visitFields(PolicyConfig &c, Visit &&visit) {
+  visit("embedding", c.embedding);
+  visit("lstm", c.lstm);
+  visit("dense", c.dense);
+  visit("producer_context", c.producerContext);
+}
+} // namespace
+
 nlohmann::json PolicyConfig::toJson() const {
-  return {{"embedding", embedding},
-          {"lstm", lstm},
-          {"dense", dense},
-          {"producer_context", producerContext}};
+  return configToJson(
+      *this, [](PolicyConfig &c, auto &&visit) { visitFields(c, visit); });
 }
 
 Result<PolicyConfig> PolicyConfig::fromJson(const nlohmann::json &json,
                                             const std::string &where) {
-  PolicyConfig c;
-  if (!json.is_object())
-    return makeError(where + ": expected an object");
-  for (auto it = json.begin(); it != json.end(); ++it)
-    if (it.key() != "embedding" && it.key() != "lstm" && it.key() != "dense" &&
-        it.key() != "producer_context")
-      return makeError(where + ": unknown key '" + it.key() + "'");
-  for (Status s :
-       {readField(json, "embedding", c.embedding, where),
-        readField(json, "lstm", c.lstm, where),
-        readField(json, "dense", c.dense, where),
-        readField(json, "producer_context", c.producerContext, where)})
-    if (!s)
-      return s.error();
+  auto read = configFromJson<PolicyConfig>(
+      json, where,
+      [](PolicyConfig &c, auto &&visit) { visitFields(c, visit); });
+  if (!read)
+    return read.error();
+  const PolicyConfig &c = *read;
   auto inRange = [](int size) { return size >= 1 && size <= kMaxLayerSize; };
   if (!inRange(c.embedding) || !inRange(c.lstm) || c.dense.empty())
     return makeError(where + ": sizes must be in 1.." +

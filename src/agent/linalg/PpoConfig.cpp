@@ -1,101 +1,47 @@
 #include "rlopt/agent/linalg/Ppo.h"
 
-#include "rlopt/core/Json.h"
-
-#include <set>
+#include "rlopt/core/ConfigFields.h"
 
 namespace rlopt::agent {
 
+namespace {
+template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
+  visit("learning_rate", c.learningRate);
+  visit("gamma", c.gamma);
+  visit("gae_lambda", c.gaeLambda);
+  visit("clip", c.clip);
+  visit("value_coef", c.valueCoef);
+  visit("entropy_coef", c.entropyCoef);
+  visit("max_grad_norm", c.maxGradNorm);
+  visit("epochs", c.epochs);
+  visit("minibatches", c.minibatches);
+  visit("programs_per_iteration", c.programsPerIteration);
+  visit("iterations", c.iterations);
+  visit("workers", c.workers);
+  visit("checkpoint_every", c.checkpointEvery);
+  visit("eval_every", c.evalEvery);
+  visit("eval_programs", c.evalPrograms);
+  visit("seed", c.seed);
+  visit("imitation_epochs", c.imitationEpochs);
+  visit("imitation_learning_rate", c.imitationLearningRate);
+  visit("imitation_minibatch_size", c.imitationMinibatchSize);
+  visit("policy", c.policy);
+  visit("env", c.env);
+}
+} // namespace
+
 nlohmann::json PpoConfig::toJson() const {
-  return {{"learning_rate", learningRate},
-          {"gamma", gamma},
-          {"gae_lambda", gaeLambda},
-          {"clip", clip},
-          {"value_coef", valueCoef},
-          {"entropy_coef", entropyCoef},
-          {"max_grad_norm", maxGradNorm},
-          {"epochs", epochs},
-          {"minibatches", minibatches},
-          {"programs_per_iteration", programsPerIteration},
-          {"iterations", iterations},
-          {"workers", workers},
-          {"checkpoint_every", checkpointEvery},
-          {"eval_every", evalEvery},
-          {"eval_programs", evalPrograms},
-          {"seed", seed},
-          {"imitation_epochs", imitationEpochs},
-          {"imitation_learning_rate", imitationLearningRate},
-          {"imitation_minibatch_size", imitationMinibatchSize},
-          {"policy", policy.toJson()},
-          {"env", env.toJson()}};
+  return configToJson(
+      *this, [](PpoConfig &c, auto &&visit) { visitFields(c, visit); });
 }
 
 Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
                                       const std::string &where) {
-  if (!json.is_object())
-    return makeError(where + ": expected a JSON object");
-  static const std::set<std::string> known = {"learning_rate",
-                                              "gamma",
-                                              "gae_lambda",
-                                              "clip",
-                                              "value_coef",
-                                              "entropy_coef",
-                                              "max_grad_norm",
-                                              "epochs",
-                                              "minibatches",
-                                              "programs_per_iteration",
-                                              "iterations",
-                                              "workers",
-                                              "checkpoint_every",
-                                              "eval_every",
-                                              "eval_programs",
-                                              "seed",
-                                              "imitation_epochs",
-                                              "imitation_learning_rate",
-                                              "imitation_minibatch_size",
-                                              "policy",
-                                              "env"};
-  for (auto it = json.begin(); it != json.end(); ++it)
-    if (!known.count(it.key()))
-      return makeError(where + ": unknown key '" + it.key() + "'");
-  PpoConfig c;
-  for (Status s :
-       {readField(json, "learning_rate", c.learningRate, where),
-        readField(json, "gamma", c.gamma, where),
-        readField(json, "gae_lambda", c.gaeLambda, where),
-        readField(json, "clip", c.clip, where),
-        readField(json, "value_coef", c.valueCoef, where),
-        readField(json, "entropy_coef", c.entropyCoef, where),
-        readField(json, "max_grad_norm", c.maxGradNorm, where),
-        readField(json, "epochs", c.epochs, where),
-        readField(json, "minibatches", c.minibatches, where),
-        readField(json, "programs_per_iteration", c.programsPerIteration,
-                  where),
-        readField(json, "iterations", c.iterations, where),
-        readField(json, "workers", c.workers, where),
-        readField(json, "checkpoint_every", c.checkpointEvery, where),
-        readField(json, "eval_every", c.evalEvery, where),
-        readField(json, "eval_programs", c.evalPrograms, where),
-        readField(json, "seed", c.seed, where),
-        readField(json, "imitation_epochs", c.imitationEpochs, where),
-        readField(json, "imitation_learning_rate", c.imitationLearningRate,
-                  where),
-        readField(json, "imitation_minibatch_size", c.imitationMinibatchSize,
-                  where)})
-    if (!s)
-      return s.error();
-  if (json.contains("policy")) {
-    auto policy = PolicyConfig::fromJson(json["policy"], where + ": policy");
-    if (!policy)
-      return policy.error();
-    c.policy = *policy;
-  }
-  if (json.contains("env")) {
-    auto env = linalg::EnvConfig::fromJson(json["env"], where + ": env");
-    if (!env)
-      return env.error();
-    c.env = *env;
-  }
+  auto read = configFromJson<PpoConfig>(
+      json, where, [](PpoConfig &c, auto &&visit) { visitFields(c, visit); });
+  if (!read)
+    return read.error();
+  const PpoConfig &c = *read;
   // The first key out of range, with what it must be.
   const std::pair<bool, const char *> ranges[] = {
       {c.learningRate > 0, "learning_rate must be positive"},
@@ -108,6 +54,7 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
       {c.workers >= 1 && c.workers <= 64, "workers must be in 1..64"},
       {c.checkpointEvery >= 1, "checkpoint_every must be at least 1"},
       {c.evalEvery >= 0, "eval_every must not be negative"},
+      {c.evalPrograms >= 0, "eval_programs must not be negative"},
       {c.imitationEpochs >= 0, "imitation_epochs must not be negative"},
       {c.imitationLearningRate > 0, "imitation_learning_rate must be positive"},
       {c.imitationMinibatchSize >= 1,
