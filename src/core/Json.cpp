@@ -1,6 +1,8 @@
 #include "rlopt/core/Json.h"
 #include "rlopt/core/File.h"
 
+#include <fstream>
+
 namespace rlopt {
 
 namespace {
@@ -50,6 +52,27 @@ Result<nlohmann::json> parseJson(const std::string &text,
     // out_of_range: a number such as 1e400 that no double holds.
     return makeError(where + ": a number is out of range");
   }
+}
+
+Result<nlohmann::json> keepRecordsUpToIteration(const std::string &path,
+                                                int iteration) {
+  std::ifstream in(path);
+  std::string line, kept;
+  nlohmann::json last = nlohmann::json::object();
+  while (std::getline(in, line)) {
+    auto record = nlohmann::json::parse(line, nullptr, false);
+    // A line cut short by a killed run, or not a record, is dropped.
+    if (!record.is_object() || !record.contains("iteration") ||
+        !record["iteration"].is_number_integer() ||
+        record["iteration"].get<int64_t>() > iteration)
+      continue;
+    kept += line + "\n";
+    last = std::move(record);
+  }
+  in.close();
+  if (Status s = writeFileAtomically(path, kept); !s)
+    return s.error();
+  return last;
 }
 
 Result<nlohmann::json> readJsonFile(const std::string &path) {

@@ -88,3 +88,29 @@ TEST(JsonTest, ReadsOnlyRegularFiles) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(JsonTest, ResumedRunKeepsTheRecordsUpToItsCheckpoint) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("rlopt-records-test-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::string path = (dir / "metrics.jsonl").string();
+  // Iteration 3 was written after the checkpoint; the last line was cut
+  // short by a kill; one line was edited by hand.
+  std::ofstream(path) << "{\"iteration\": 1, \"r\": 0.5}\n"
+                         "{\"iteration\": \"2\"}\n"
+                         "{\"iteration\": 2, \"r\": 0.7}\n"
+                         "{\"iteration\": 3, \"r\": 0.9}\n"
+                         "{\"iteration\": 4, \"r\"";
+  auto last = keepRecordsUpToIteration(path, 2);
+  std::ifstream in(path);
+  std::string kept((std::istreambuf_iterator<char>(in)), {});
+  fs::remove_all(dir);
+  ASSERT_TRUE(last) << last.error().message;
+  EXPECT_EQ((*last)["r"], 0.7);
+  EXPECT_EQ(kept, "{\"iteration\": 1, \"r\": 0.5}\n"
+                  "{\"iteration\": 2, \"r\": 0.7}\n");
+}
+
+} // namespace

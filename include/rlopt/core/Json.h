@@ -22,6 +22,13 @@ Result<nlohmann::json> readJsonFile(const std::string &path);
 Result<nlohmann::json> parseJson(const std::string &text,
                                  const std::string &where);
 
+/// Keeps the records of the JSON-lines file `path` (a training run's
+/// metrics or episodes) whose "iteration" is at most `iteration`, rewriting
+/// the file atomically, and returns the last record kept (an empty object
+/// when none is). A resumed run writes the later iterations again.
+Result<nlohmann::json> keepRecordsUpToIteration(const std::string &path,
+                                                int iteration);
+
 /// No config rlopt reads nests anywhere near this deep.
 constexpr int kMaxJsonDepth = 256;
 

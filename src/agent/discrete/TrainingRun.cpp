@@ -2,6 +2,7 @@
 
 #include "PolicyImpl.h"
 #include "rlopt/agent/Archive.h"
+#include "rlopt/core/Json.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -37,20 +38,6 @@ std::string firstDifference(const nlohmann::json &saved,
       return key + ": " + a.dump() + " in the checkpoint, " + b.dump() + " now";
   }
   return "";
-}
-
-/// Keeps the metrics lines up to `iteration`: a resumed run rewrites the
-/// iterations after its checkpoint.
-Status truncateMetrics(const std::string &path, int iteration) {
-  std::ifstream in(path);
-  std::string line, kept;
-  while (std::getline(in, line)) {
-    auto json = nlohmann::json::parse(line, nullptr, false);
-    if (!json.is_discarded() && json.value("iteration", 0) <= iteration)
-      kept += line + "\n";
-  }
-  in.close();
-  return writeFileAtomically(path, kept);
 }
 
 std::string progressLabel(const IterationMetrics &m) {
@@ -121,8 +108,10 @@ TrainingRun::open(const std::string &runDir, RunSettings settings,
     run->steps = meta.value("total_steps", int64_t(0));
     run->elapsedBefore = meta.value("elapsed_s", 0.0);
     run->savedState = meta["state"];
-    if (Status s = truncateMetrics(metricsPath, run->resumedIteration); !s)
-      return s.error();
+    if (auto kept =
+            keepRecordsUpToIteration(metricsPath, run->resumedIteration);
+        !kept)
+      return kept.error();
   } else if (Status s = writeFileAtomically(metricsPath, ""); !s) {
     return s.error();
   }

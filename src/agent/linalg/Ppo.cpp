@@ -6,6 +6,7 @@
 #include "rlopt/agent/Archive.h"
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/Batch.h"
+#include "rlopt/core/Json.h"
 #include "rlopt/core/Memory.h"
 #include "rlopt/linalg/LinalgEnv.h"
 
@@ -153,25 +154,6 @@ double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
   return n ? std::exp(logSum / n) : 0;
 }
 
-/// Keeps the lines up to `iteration` (a resumed run rewrites the rest) and
-/// returns the last one kept.
-Result<nlohmann::json> truncateMetrics(const std::string &path, int iteration) {
-  std::ifstream in(path);
-  std::string line, kept;
-  nlohmann::json last = nlohmann::json::object();
-  while (std::getline(in, line)) {
-    auto json = nlohmann::json::parse(line, nullptr, false);
-    if (!json.is_discarded() && json.value("iteration", 0) <= iteration) {
-      kept += line + "\n";
-      last = std::move(json);
-    }
-  }
-  in.close();
-  if (Status s = writeFileAtomically(path, kept); !s)
-    return s.error();
-  return last;
-}
-
 } // namespace
 
 Status
@@ -273,12 +255,14 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     // The saved state carries the rate it was saved with.
     setLearningRate(optimizer, config.learningRate);
     firstIteration = extra.value("iteration", 0) + 1;
-    auto lastMetrics = truncateMetrics(metricsPath, firstIteration - 1);
+    auto lastMetrics =
+        keepRecordsUpToIteration(metricsPath, firstIteration - 1);
     if (!lastMetrics)
       return lastMetrics.error();
     elapsedBefore = lastMetrics->value(
         nlohmann::json::json_pointer("/time/elapsed_s"), 0.0);
-    if (auto kept = truncateMetrics(episodesPath, firstIteration - 1); !kept)
+    if (auto kept = keepRecordsUpToIteration(episodesPath, firstIteration - 1);
+        !kept)
       return kept.error();
   } else {
     // A fresh run in a used directory: nothing of the old run may resume.
