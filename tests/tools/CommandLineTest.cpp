@@ -105,6 +105,10 @@ TEST(CommandLineTest, UnknownVerbsNameWhatIsExpected) {
   EXPECT_EQ(linalg.err, "rlopt: linalg: unknown command 'frobnicate' "
                         "(expected inspect, apply, measure, search, train, "
                         "optimize, eval or gen)\n");
+  RunResult flag = runRlopt({"--frobnicate"}, scratch.path());
+  EXPECT_EQ(flag.exitCode, 2);
+  EXPECT_EQ(flag.err,
+            "rlopt: unknown option '--frobnicate' (see rlopt --help)\n");
   RunResult help = runRlopt({"help", "frobnicate"}, scratch.path());
   EXPECT_EQ(help.exitCode, 2);
   EXPECT_EQ(help.err, "rlopt: unknown command 'frobnicate' (see rlopt "

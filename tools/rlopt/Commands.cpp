@@ -216,6 +216,9 @@ int dispatch(const CommandGroup &group, int argc, char **argv, int depth,
       printGroup(std::cout, group, label.empty() ? "" : label + " ");
       return ExitOk;
     }
+    if (label.empty())
+      return fail("unknown option '" + std::string(argv[depth]) +
+                  "' (see rlopt --help)");
     return fail(label + ": expected a " + group.noun + " (" + verbList(group) +
                 ")");
   }
