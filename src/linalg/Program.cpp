@@ -8,6 +8,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,6 +44,9 @@ static std::string typeString(Type type) {
   return text;
 }
 
+/// 1 TiB: far beyond any machine here, and far from overflowing int64.
+constexpr int64_t kMaxTensorBytes = int64_t(1) << 40;
+
 /// Checks one function argument or result type.
 static std::optional<std::string> checkTensorType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -58,6 +62,14 @@ static std::optional<std::string> checkTensorType(Type type) {
   if (!element.isF32() && !element.isF64())
     return "element type " + typeString(element) + " in " + typeString(type) +
            " is not supported (f32 and f64 only)";
+  // Checked before anything runs: the measurement worker allocates every
+  // tensor, and a size that overflows would crash it instead.
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  for (int64_t dim : tensor.getShape())
+    if (llvm::MulOverflow(bytes, dim, bytes) || bytes > kMaxTensorBytes)
+      return typeString(type) + " is larger than " +
+             std::to_string(kMaxTensorBytes >> 30) +
+             " GiB, more than rlopt allocates for one tensor";
   return std::nullopt;
 }
 
