@@ -1,6 +1,6 @@
 // gnuplot as a subprocess: the report's charts are gnuplot scripts whose SVG
 // output is embedded in the page.
-#include "rlopt/eval/Report.h"
+#include "rlopt/eval/Gnuplot.h"
 
 #include "rlopt/core/Process.h"
 #include "rlopt/core/TempDir.h"
@@ -11,6 +11,32 @@
 #include <sstream>
 
 namespace rlopt::eval {
+
+std::string escapeHtml(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&#39;";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out;
+}
 
 namespace {
 

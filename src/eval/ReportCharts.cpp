@@ -1,6 +1,6 @@
 #include "ReportCharts.h"
 
-#include "rlopt/eval/Report.h"
+#include "rlopt/eval/Gnuplot.h"
 
 #include <algorithm>
 #include <cmath>
