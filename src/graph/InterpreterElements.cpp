@@ -569,29 +569,6 @@ bool isUnaryElementwise(Opcode opcode) {
   }
 }
 
-bool isBinaryElementwise(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Add:
-  case Opcode::Subtract:
-  case Opcode::Multiply:
-  case Opcode::Divide:
-  case Opcode::Remainder:
-  case Opcode::Maximum:
-  case Opcode::Minimum:
-  case Opcode::Power:
-  case Opcode::Atan2:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::ShiftLeft:
-  case Opcode::ShiftRightLogical:
-  case Opcode::ShiftRightArithmetic:
-    return true;
-  default:
-    return false;
-  }
-}
-
 std::optional<std::string> elementwiseProblem(Opcode opcode, ElementType type) {
   std::string name(opcodeName(opcode));
   std::string typeName(elementTypeName(type));

@@ -81,7 +81,6 @@ double bitcastElement(ElementType from, ElementType to, double x);
 /// the unary, binary and ternary elementwise opcodes listed below.
 std::optional<std::string> elementwiseProblem(Opcode opcode, ElementType type);
 bool isUnaryElementwise(Opcode opcode);
-bool isBinaryElementwise(Opcode opcode);
 
 /// The unary op on floating-point elements as a plain function, so array
 /// loops choose it once; null for opcodes that are not floating-point ops.

@@ -108,27 +108,13 @@ std::optional<ElementType> unaryResultType(Opcode opcode, ElementType operand) {
 // `operand`, or nothing for other opcodes.
 std::optional<ElementType> binaryResultType(Opcode opcode,
                                             ElementType operand) {
+  if (isBinaryElementwise(opcode))
+    return operand;
   switch (opcode) {
   case Opcode::Compare:
     return ElementType::Pred;
   case Opcode::Complex:
     return operand == ElementType::F64 ? ElementType::C128 : ElementType::C64;
-  case Opcode::Add:
-  case Opcode::Subtract:
-  case Opcode::Multiply:
-  case Opcode::Divide:
-  case Opcode::Remainder:
-  case Opcode::Maximum:
-  case Opcode::Minimum:
-  case Opcode::Power:
-  case Opcode::Atan2:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::ShiftLeft:
-  case Opcode::ShiftRightArithmetic:
-  case Opcode::ShiftRightLogical:
-    return operand;
   default:
     return std::nullopt;
   }

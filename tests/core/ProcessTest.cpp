@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cerrno>
 #include <csignal>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

@@ -193,6 +193,11 @@ int opcodeArity(Opcode opcode);
 /// Every opcode name in index order: the op-count vector's labels.
 const std::vector<std::string_view> &opcodeVocabulary();
 
+/// An elementwise arithmetic or bitwise opcode of two operands whose result
+/// has the operands' element type (add, shift-left, atan2, ...); compare and
+/// complex, whose result type differs, are not.
+bool isBinaryElementwise(Opcode opcode);
+
 } // namespace rlopt::graph
 
 #endif

@@ -52,28 +52,8 @@ bool isElementwiseUnary(Opcode opcode) {
 }
 
 bool isElementwiseBinary(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Add:
-  case Opcode::And:
-  case Opcode::Atan2:
-  case Opcode::Compare:
-  case Opcode::Complex:
-  case Opcode::Divide:
-  case Opcode::Maximum:
-  case Opcode::Minimum:
-  case Opcode::Multiply:
-  case Opcode::Or:
-  case Opcode::Power:
-  case Opcode::Remainder:
-  case Opcode::ShiftLeft:
-  case Opcode::ShiftRightArithmetic:
-  case Opcode::ShiftRightLogical:
-  case Opcode::Subtract:
-  case Opcode::Xor:
-    return true;
-  default:
-    return false;
-  }
+  return isBinaryElementwise(opcode) || opcode == Opcode::Compare ||
+         opcode == Opcode::Complex;
 }
 
 bool isElementwise(Opcode opcode) {
