@@ -104,7 +104,7 @@ struct ChildPlan {
   const char *path;
   char *const *argv;
   const char *dir; ///< nullptr: stay
-  int devNull, outFd, errFd, statusFd;
+  int stdinFd, outFd, errFd, statusFd;
   struct Limit {
     int resource;
     rlimit value;
@@ -139,7 +139,7 @@ struct ChildFailure {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
 
-  if (dup2(plan.devNull, 0) < 0 || dup2(plan.outFd, 1) < 0 ||
+  if (dup2(plan.stdinFd, 0) < 0 || dup2(plan.outFd, 1) < 0 ||
       dup2(plan.errFd, 2) < 0)
     failChild(plan.statusFd, 0);
   if (plan.dir && chdir(plan.dir) != 0)
@@ -295,11 +295,16 @@ Result<pid_t> startChild(const std::vector<std::string> &argv,
     args.push_back(const_cast<char *>(arg.c_str()));
   args.push_back(nullptr);
   Pipe status;
-  int devNull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (!out.ok() || !err.ok() || !status.ok() || devNull < 0) {
+  const std::string &input =
+      options.stdinPath.empty() ? std::string("/dev/null") : options.stdinPath;
+  int stdinFd = open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  if (stdinFd < 0 && !options.stdinPath.empty())
+    return makeError("cannot run " + name + ": stdin " + input + ": " +
+                     std::strerror(errno));
+  if (!out.ok() || !err.ok() || !status.ok() || stdinFd < 0) {
     int saved = errno;
-    if (devNull >= 0)
-      close(devNull);
+    if (stdinFd >= 0)
+      close(stdinFd);
     return makeError("cannot start " + name + ": " + std::strerror(saved));
   }
   const char *dir = options.workingDirectory.empty()
@@ -309,7 +314,7 @@ Result<pid_t> startChild(const std::vector<std::string> &argv,
       path.c_str(),
       args.data(),
       dir,
-      devNull,
+      stdinFd,
       out.writeFd(),
       err.writeFd(),
       status.writeFd(),
@@ -326,7 +331,7 @@ Result<pid_t> startChild(const std::vector<std::string> &argv,
   if (pid == 0)
     runChild(plan);
   int forkError = errno;
-  close(devNull);
+  close(stdinFd);
   out.closeWrite();
   err.closeWrite();
   status.closeWrite();

@@ -29,6 +29,10 @@ json PassesOutcome::toJson() const {
               {"oz_ratio", ozRatio()},
               {"seconds", seconds},
               {"validated", validated}};
+  if (!checked.empty())
+    out["checked"] = checked;
+  if (!notChecked.empty())
+    out["output_not_checked"] = notChecked;
   if (!error.empty())
     out["error"] = error;
   return out;
@@ -125,8 +129,10 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
     return outcome;
   outcome.ic = *env.metric("IrInstructionCount");
   if (options.validate) {
-    passes::Validation validation = env.validate();
+    passes::Validation validation = env.validate(options.validation);
     outcome.validated = validation.ok();
+    outcome.checked = validation.checked();
+    outcome.notChecked = validation.notChecked;
     if (!validation.ok())
       outcome.error = "validation: " + validation.errors.front();
   }

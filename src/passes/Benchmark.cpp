@@ -6,6 +6,7 @@
 #include "rlopt/core/Json.h"
 #include "rlopt/core/Process.h"
 #include "rlopt/core/TempDir.h"
+#include "rlopt/passes/BenchmarkSpec.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
@@ -17,6 +18,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -28,7 +30,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char *kBundledSuite = "rlopt-v0";
 constexpr const char *kBundledPrefix = "benchmark://rlopt-v0/";
+constexpr const char *kDatasetPrefix = "benchmark://";
 constexpr const char *kCsmithPrefix = "generator://csmith-v0/";
 constexpr const char *kStressPrefix = "generator://llvm-stress-v0/";
 constexpr const char *kFilePrefix = "file://";
@@ -141,35 +145,98 @@ BenchmarkLoader::BenchmarkLoader(BenchmarkSources sources)
 
 BenchmarkLoader::~BenchmarkLoader() = default;
 
-std::vector<std::string> BenchmarkLoader::bundledUris() const {
-  std::vector<std::string> uris;
+namespace {
+
+/// A suite is a directory of programs: the bundled one holds C files, an
+/// installed dataset holds benchmark specs. A name is a URI path segment.
+struct SuiteDir {
+  std::string dir, extension;
+};
+
+Result<SuiteDir> suiteDirOf(const BenchmarkSources &src,
+                            const std::string &suite) {
+  if (suite == kBundledSuite)
+    return SuiteDir{bundledDir(src), ".c"};
+  std::string dir = src.datasetsDir + "/" + suite;
+  std::error_code error;
+  if (suite.empty() || suite.find('/') != std::string::npos || suite == "." ||
+      suite == ".." || !fs::is_directory(dir, error))
+    return makeError("unknown suite '" + suite +
+                     "' (rlopt-v0, or a dataset "
+                     "`rlopt passes dataset list` shows)");
+  return SuiteDir{dir, ".json"};
+}
+
+std::vector<std::string> programNames(const SuiteDir &suite) {
+  std::vector<std::string> names;
   std::error_code ec;
-  for (const auto &entry : fs::directory_iterator(bundledDir(src), ec))
-    if (entry.path().extension() == ".c")
-      uris.push_back(kBundledPrefix + entry.path().stem().string());
-  std::sort(uris.begin(), uris.end());
-  return uris;
+  for (const auto &entry : fs::directory_iterator(suite.dir, ec))
+    if (entry.path().extension() == suite.extension &&
+        entry.path().stem() != "splits")
+      names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+} // namespace
+
+std::string defaultDatasetsDir() {
+  if (const char *dir = std::getenv("RLOPT_DATASETS"); dir && *dir)
+    return dir;
+  if (const char *data = std::getenv("XDG_DATA_HOME"); data && *data)
+    return std::string(data) + "/rlopt/datasets";
+  const char *home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") +
+         "/.local/share/rlopt/datasets";
+}
+
+std::vector<std::string> BenchmarkLoader::bundledUris() const {
+  return *suiteSplit(kBundledSuite, "all");
 }
 
 Result<std::vector<std::string>>
 BenchmarkLoader::bundledSplit(const std::string &split) const {
-  if (split == "all")
-    return bundledUris();
+  return suiteSplit(kBundledSuite, split);
+}
+
+std::vector<std::string> BenchmarkLoader::installedDatasets() const {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto &entry : fs::directory_iterator(src.datasetsDir, ec))
+    if (entry.is_directory() && entry.path().filename().string()[0] != '.')
+      names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<std::vector<std::string>>
+BenchmarkLoader::suiteSplit(const std::string &suite,
+                            const std::string &split) const {
+  auto dir = suiteDirOf(src, suite);
+  if (!dir)
+    return dir.error();
+  std::string prefix = "benchmark://" + suite + "/";
+  std::vector<std::string> uris;
+  if (split == "all") {
+    for (const auto &name : programNames(*dir))
+      uris.push_back(prefix + name);
+    return uris;
+  }
   if (split != "train" && split != "test")
     return makeError("split '" + split + "': expected train, test or all");
-  std::string path = bundledDir(src) + "/splits.json";
+  std::string path = dir->dir + "/splits.json";
   auto splits = readJsonFile(path);
   if (!splits)
     return splits.error();
   auto names = splits->find(split);
   if (names == splits->end() || !names->is_array())
     return makeError(path + ": expected a \"" + split + "\" array");
-  std::vector<std::string> uris;
   for (const auto &name : *names) {
     if (!name.is_string() ||
-        !fs::exists(bundledDir(src) + "/" + name.get<std::string>() + ".c"))
-      return makeError(path + ": " + name.dump() + " is not a bundled program");
-    uris.push_back(kBundledPrefix + name.get<std::string>());
+        !fs::exists(dir->dir + "/" + name.get<std::string>() + dir->extension))
+      return makeError(path + ": " + name.dump() + " is not a program of " +
+                       suite);
+    uris.push_back(prefix + name.get<std::string>());
   }
   return uris;
 }
@@ -192,9 +259,32 @@ Result<Benchmark> BenchmarkLoader::load(const std::string &uri) {
   copy.uri = original.info.uri;
   copy.module = module.takeValue();
   copy.runnable = original.info.runnable;
-  copy.libs = original.info.libs;
+  copy.run = original.info.run;
+  copy.runSpecified = original.info.runSpecified;
   copy.expectedOutput = original.info.expectedOutput;
   return copy;
+}
+
+Result<std::unique_ptr<llvm::Module>>
+BenchmarkLoader::loadSpec(const std::string &path, llvm::LLVMContext &context,
+                          Benchmark &benchmark) {
+  auto spec = loadBenchmarkSpec(path);
+  if (!spec)
+    return spec.error();
+  auto module = buildSpecModule(*spec, src, context);
+  if (!module)
+    return module.error();
+  llvm::Function *main = (*module)->getFunction("main");
+  benchmark.runnable = main && !main->isDeclaration();
+  benchmark.runSpecified = spec->runSpecified;
+  benchmark.run = spec->run;
+  if (!spec->expectedStdout.empty()) {
+    auto expected = readRegularFile(spec->expectedStdout);
+    if (!expected)
+      return expected.error();
+    benchmark.expectedOutput = *expected;
+  }
+  return module;
 }
 
 Result<BenchmarkLoader::Pristine>
@@ -228,9 +318,22 @@ BenchmarkLoader::loadModule(const std::string &uri, llvm::LLVMContext &context,
     if (!module)
       return module.error();
     benchmark.runnable = true;
-    benchmark.libs = {"-lm"};
+    benchmark.runSpecified = true;
     benchmark.expectedOutput = readText(base + ".expected");
     return module;
+  }
+
+  if (ref.starts_with(kDatasetPrefix)) {
+    auto [dataset, name] = ref.drop_front(strlen(kDatasetPrefix)).split('/');
+    auto dir = suiteDirOf(src, dataset.str());
+    if (!dir)
+      return makeError(uri + ": " + dir.error().message);
+    std::string spec = dir->dir + "/" + name.str() + ".json";
+    if (name.empty() || name.contains('/') || name == "splits" ||
+        !fs::exists(spec))
+      return makeError(uri + ": no such program in dataset " + dataset.str() +
+                       " (" + dir->dir + ")");
+    return loadSpec(spec, context, benchmark);
   }
 
   if (ref.starts_with(kCsmithPrefix)) {
@@ -285,7 +388,7 @@ BenchmarkLoader::loadModule(const std::string &uri, llvm::LLVMContext &context,
                          : uri;
   if (ref.contains("://") && !ref.starts_with(kFilePrefix))
     return makeError(uri + ": unknown benchmark URI scheme (expected "
-                           "benchmark://rlopt-v0/NAME, generator://csmith-v0/"
+                           "benchmark://SUITE/NAME, generator://csmith-v0/"
                            "SEED, generator://llvm-stress-v0/SEED or a file)");
   if (!fs::exists(path))
     return makeError(path + ": no such file");
@@ -298,17 +401,18 @@ BenchmarkLoader::loadModule(const std::string &uri, llvm::LLVMContext &context,
     if (!module)
       return module.error();
     benchmark.runnable = true;
-    benchmark.libs = {"-lm"};
     return module;
   }
+  if (ext == "json")
+    return loadSpec(path, context, benchmark);
   if (ext != "ll" && ext != "bc")
-    return makeError(path + ": expected a .c, .ll or .bc file");
+    return makeError(path + ": expected a .c, .ll, .bc or .json (benchmark "
+                            "spec) file");
   auto module = readIrFile(path, context);
   if (!module)
     return module.error();
   llvm::Function *main = (*module)->getFunction("main");
   benchmark.runnable = main && !main->isDeclaration();
-  benchmark.libs = {"-lm"};
   return module;
 }
 

@@ -272,7 +272,7 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   }
   copy->snapshot = snapshot;
   copy->current.runnable = current.runnable;
-  copy->current.libs = current.libs;
+  copy->current.run = current.run;
   copy->current.expectedOutput = current.expectedOutput;
   copy->history = history;
   copy->totalReward = totalReward;
@@ -316,7 +316,7 @@ Result<double> PassesEnv::measureMetric(const llvm::Module &module,
       return makeError(current.uri + ": not runnable (no main), so it has "
                                      "no Runtime");
     auto runtime = measureRuntime(module, shared->runner->targetMachine(),
-                                  current.libs, cfg.runtime);
+                                  current.run, cfg.runtime);
     if (!runtime)
       return runtime.error();
     return runtime->median;
@@ -377,7 +377,7 @@ Result<nlohmann::json> PassesEnv::observe(const std::string &space) {
     if (!current.runnable)
       return makeError(current.uri + ": not runnable (no main)");
     auto runtime = measureRuntime(module, shared->runner->targetMachine(),
-                                  current.libs, cfg.runtime);
+                                  current.run, cfg.runtime);
     if (!runtime)
       return runtime.error();
     if (space == "Buildtime")
@@ -390,15 +390,36 @@ Result<nlohmann::json> PassesEnv::observe(const std::string &space) {
                    oneOf(kObservationSpaces));
 }
 
-nlohmann::json Validation::toJson() const {
-  return {{"ok", ok()},
-          {"replay_matches", replayMatches},
-          {"output_checked", outputChecked},
-          {"output_matches", outputMatches},
-          {"errors", errors}};
+Result<ValidationMode> parseValidationMode(const std::string &text) {
+  if (text == "replay")
+    return ValidationMode::Replay;
+  if (text == "run")
+    return ValidationMode::Run;
+  if (text == "auto")
+    return ValidationMode::Auto;
+  return makeError("validation '" + text + "': expected replay, run or auto");
 }
 
-Validation PassesEnv::validate() {
+std::string Validation::checked() const {
+  std::string what = "replay (IR and reward)";
+  if (outputChecked)
+    what += ", output (stdout and output files)";
+  return what;
+}
+
+nlohmann::json Validation::toJson() const {
+  nlohmann::json out = {{"ok", ok()},
+                        {"checked", checked()},
+                        {"replay_matches", replayMatches},
+                        {"output_checked", outputChecked},
+                        {"output_matches", outputMatches},
+                        {"errors", errors}};
+  if (!notChecked.empty())
+    out["output_not_checked"] = notChecked;
+  return out;
+}
+
+Validation PassesEnv::validate(ValidationMode mode) {
   Validation result;
   if (!current.module) {
     result.errors.push_back("no benchmark: call reset first");
@@ -429,10 +450,19 @@ Validation PassesEnv::validate() {
     result.errors.push_back("replay: reward " +
                             std::to_string(replay.episodeReward()) +
                             " differs from " + std::to_string(totalReward));
+  if (mode == ValidationMode::Replay) {
+    result.notChecked = "not asked for (replay only)";
+    return result;
+  }
 
   // 2. Semantics: the optimized program prints what the unoptimized one does.
-  if (!current.runnable)
+  if (!current.runnable) {
+    result.notChecked = "the program has no main";
+    if (mode == ValidationMode::Run)
+      result.errors.push_back("run: " + current.uri +
+                              " has no main, so it cannot run");
     return result;
+  }
   auto pristine = shared->loader->load(current.uri);
   if (!pristine) {
     result.errors.push_back(pristine.error().message);
@@ -444,12 +474,19 @@ Validation PassesEnv::validate() {
   once.timedRuns = 1;
   auto &machine = shared->runner->targetMachine();
   auto reference =
-      measureRuntime(*pristine->module, machine, current.libs, once);
+      measureRuntime(*pristine->module, machine, current.run, once);
   if (!reference) {
-    result.errors.push_back("unoptimized build: " + reference.error().message);
+    std::string why = "unoptimized build: " + reference.error().message;
+    if (mode == ValidationMode::Auto && !current.runSpecified) {
+      // Most likely it needs arguments or inputs nobody gave it.
+      result.notChecked = why + " (a benchmark spec can give its arguments "
+                                "and inputs)";
+      return result;
+    }
+    result.errors.push_back(why);
     return result;
   }
-  auto optimized = measureRuntime(*current.module, machine, current.libs, once);
+  auto optimized = measureRuntime(*current.module, machine, current.run, once);
   result.outputChecked = true;
   if (!optimized) {
     result.errors.push_back("optimized build: " + optimized.error().message);
@@ -458,7 +495,8 @@ Validation PassesEnv::validate() {
   result.outputMatches = optimized->output == reference->output;
   if (!result.outputMatches)
     result.errors.push_back("output differs from the unoptimized build");
-  if (current.expectedOutput && reference->output != *current.expectedOutput) {
+  if (current.expectedOutput &&
+      reference->stdoutText != *current.expectedOutput) {
     result.outputMatches = false;
     result.errors.push_back("unoptimized output differs from the expected "
                             "output of the benchmark");

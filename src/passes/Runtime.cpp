@@ -5,8 +5,11 @@
 #include "rlopt/core/Process.h"
 #include "rlopt/core/TempDir.h"
 
+#include "rlopt/core/File.h"
+
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 namespace rlopt::passes {
 
@@ -17,6 +20,39 @@ double quantile(std::vector<double> sorted, double q) {
   size_t high = std::min(low + 1, sorted.size() - 1);
   return sorted[low] + (position - low) * (sorted[high] - sorted[low]);
 }
+/// A fresh working directory holding the program's input files.
+Result<std::string> prepareWorkingDirectory(const TempDir &scratch, int run,
+                                            const ProgramRun &program) {
+  namespace fs = std::filesystem;
+  std::string dir = scratch.file("run" + std::to_string(run));
+  std::error_code error;
+  fs::create_directory(dir, error);
+  for (const std::string &input : program.inputs) {
+    if (error)
+      break;
+    fs::copy_file(input, dir + "/" + fs::path(input).filename().string(),
+                  fs::copy_options::overwrite_existing, error);
+  }
+  if (error)
+    return makeError("cannot prepare the program's inputs in " + dir + ": " +
+                     error.message());
+  return dir;
+}
+
+/// stdout, then each output file under a header naming it.
+Result<std::string> collectOutput(const std::string &stdoutText,
+                                  const std::string &dir,
+                                  const ProgramRun &program) {
+  std::string output = stdoutText;
+  for (const std::string &name : program.outputs) {
+    auto text = readRegularFile(dir + "/" + name);
+    if (!text)
+      return makeError("the program did not write its output file " + name);
+    output += "\n==> " + name + " <==\n" + *text;
+  }
+  return output;
+}
+
 } // namespace
 
 Status validateRuntimeOptions(const RuntimeOptions &options) {
@@ -40,7 +76,7 @@ Status validateRuntimeOptions(const RuntimeOptions &options) {
 
 Result<RuntimeMeasurement> measureRuntime(const llvm::Module &module,
                                           llvm::TargetMachine &machine,
-                                          const std::vector<std::string> &libs,
+                                          const ProgramRun &program,
                                           const RuntimeOptions &options) {
   if (Status valid = validateRuntimeOptions(options); !valid)
     return valid.error();
@@ -49,7 +85,7 @@ Result<RuntimeMeasurement> measureRuntime(const llvm::Module &module,
     return dir.error();
   RuntimeMeasurement result;
   auto start = std::chrono::steady_clock::now();
-  auto exe = buildExecutable(module, machine, libs, dir->path());
+  auto exe = buildExecutable(module, machine, program.libs, dir->path());
   if (!exe)
     return exe.error();
   result.buildSeconds =
@@ -63,15 +99,27 @@ Result<RuntimeMeasurement> measureRuntime(const llvm::Module &module,
   limits.memoryBytes = std::min<int64_t>(options.memoryMiB, int64_t(1) << 40)
                        << 20;
   limits.maxProcesses = options.maxProcesses;
+  limits.stdinPath = program.stdinFile;
+  // The program runs in another directory, so it is named absolutely.
+  std::vector<std::string> argv = {std::filesystem::absolute(*exe).string()};
+  argv.insert(argv.end(), program.args.begin(), program.args.end());
   for (int run = 0; run < options.warmupRuns + options.timedRuns; ++run) {
-    auto process = runProcess({*exe}, limits);
+    auto workingDirectory = prepareWorkingDirectory(*dir, run, program);
+    if (!workingDirectory)
+      return workingDirectory.error();
+    limits.workingDirectory = *workingDirectory;
+    auto process = runProcess(argv, limits);
     if (!process)
       return makeError("program run failed: " + process.error().message);
     if (!process->succeeded())
       return makeError("program " + describeFailure(*process, limits));
-    if (run == 0)
-      result.output = process->out;
-    else if (process->out != result.output)
+    auto output = collectOutput(process->out, *workingDirectory, program);
+    if (!output)
+      return output.error();
+    if (run == 0) {
+      result.output = *output;
+      result.stdoutText = process->out;
+    } else if (*output != result.output)
       return makeError("program output differs between runs "
                        "(nondeterministic program)");
     if (run >= options.warmupRuns)

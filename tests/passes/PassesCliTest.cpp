@@ -127,3 +127,58 @@ TEST(PassesCli, PolicyIsEvaluatedWithTheObservationItWasTrainedOn) {
   EXPECT_LE(json["results"][0]["passes"].size(), 4u)
       << "the episode length is the run's too";
 }
+
+TEST(PassesCli, DatasetInstallThenEvaluateItsSuite) {
+  ScratchDir scratch;
+  std::string datasets = "RLOPT_DATASETS=" + (scratch / "datasets").string();
+  auto rlopt = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {datasets, RLOPT_BINARY});
+    return runCommand("env", args, scratch.path());
+  };
+  RunResult install = rlopt({"passes", "dataset", "install", kData + "/specs",
+                             "--name", "mini", "--quiet"});
+  ASSERT_EQ(install.exitCode, 0) << install.err;
+  EXPECT_NE(install.out.find("installed 2 programs"), std::string::npos);
+  RunResult list = rlopt({"passes", "dataset", "list", "--json"});
+  ASSERT_EQ(list.exitCode, 0) << list.err;
+  EXPECT_EQ(nlohmann::json::parse(list.out)["mini"].size(), 2u);
+
+  RunResult eval =
+      rlopt({"passes", "eval", "--suite", "mini", "--split", "test", "--agent",
+             "greedy", "--out", (scratch / "eval").string(), "--json"});
+  ASSERT_EQ(eval.exitCode, 0) << eval.err;
+  auto results = nlohmann::json::parse(eval.out)["results"];
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0]["uri"], "benchmark://mini/wordstat");
+  EXPECT_TRUE(results[0]["validated"].get<bool>()) << results.dump();
+  EXPECT_NE(results[0]["checked"].get<std::string>().find("output"),
+            std::string::npos);
+
+  RunResult again = rlopt({"passes", "dataset", "install", kData + "/specs",
+                           "--name", "mini", "--quiet"});
+  EXPECT_EQ(again.exitCode, 2);
+  EXPECT_NE(again.err.find("--replace"), std::string::npos) << again.err;
+  RunResult unknown = rlopt({"passes", "eval", "--suite", "nope", "--agent",
+                             "Oz", "--out", (scratch / "e2").string()});
+  EXPECT_EQ(unknown.exitCode, 2);
+  EXPECT_NE(unknown.err.find("unknown suite 'nope'"), std::string::npos)
+      << unknown.err;
+}
+
+TEST(PassesCli, EvalSaysWhatValidationCheckedWithoutRunningWhenAsked) {
+  ScratchDir scratch;
+  RunResult eval = runRlopt({"passes", "eval", kData + "/needs_args.c",
+                             "--agent", "random:3", "--validation", "replay",
+                             "--out", (scratch / "e").string(), "--json"},
+                            scratch.path());
+  ASSERT_EQ(eval.exitCode, 0) << eval.err;
+  auto result = nlohmann::json::parse(eval.out)["results"][0];
+  EXPECT_TRUE(result["validated"].get<bool>());
+  EXPECT_EQ(result["checked"], "replay (IR and reward)");
+  RunResult bad =
+      runRlopt({"passes", "eval", kData + "/needs_args.c", "--agent", "Oz",
+                "--validation", "sometimes", "--out", (scratch / "f").string()},
+               scratch.path());
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("expected replay, run or auto"), std::string::npos);
+}

@@ -77,6 +77,16 @@ const CommandGroup kLinalg = {
     "linalg", "Linalg scheduling: rlopt linalg <command>, or the command alone",
     "command", true, kLinalgCommands};
 
+const CommandGroup kPassesDataset = {
+    "dataset",
+    "Programs of your own: rlopt passes dataset <command>",
+    "command",
+    false,
+    {{"install", "DIR [--name NAME] [--replace] [--quiet]",
+      "build a directory of benchmark specs into a dataset",
+      runPassesDatasetInstall},
+     {"list", "[--json]", "installed datasets", runPassesDatasetList}}};
+
 const CommandGroup kPasses = {
     "passes",
     "LLVM pass ordering: rlopt passes <command>",
@@ -85,23 +95,26 @@ const CommandGroup kPasses = {
     {{"list", "[--json]", "actions, spaces and benchmarks", runPassesList},
      {"run",
       "URI [--passes P,P,...] [--pipeline TEXT] [--observation S,S]\n"
-      "[--reward R] [--config C] [-o OUT.ll] [--validate] [--json]",
+      "[--reward R] [--config C] [-o OUT.ll] [--validate]\n"
+      "[--validation auto|run|replay] [--json]",
       "apply passes to a benchmark, print observations", runPassesRun},
      {"search",
       "URI... --agent greedy|random:N|random-time:SECONDS [--seed S]\n"
       "[--episode-length N] [--json]",
       "search pass sequences for benchmarks", runPassesSearch},
      {"eval",
-      "(--suite rlopt-v0 [--split train|test|all] | URI...)\n"
+      "(--suite rlopt-v0|DATASET [--split train|test|all] | URI...)\n"
       "--agent Oz|O3|greedy|random:N|random-time:SECONDS|policy:PATH\n"
-      "--out DIR "
-      "[--episode-length N] [--no-validate] [--json]",
+      "--out DIR [--episode-length N]\n"
+      "[--validation auto|run|replay | --no-validate] [--json]",
       "evaluate an agent on benchmarks", runPassesEval},
      {"train",
       "--agent ppo|a2c|dqn|sac --out RUN [--config C] [--resume]\n"
-      "[--split train] [--reward R] [--observation O]\n"
-      "[--episode-length N] [--iterations N] [--seed S]",
-      "train a pass-ordering agent", runPassesTrain}}};
+      "[--suite rlopt-v0|DATASET] [--split train] [--reward R]\n"
+      "[--observation O] [--episode-length N] [--iterations N] [--seed S]",
+      "train a pass-ordering agent", runPassesTrain},
+     {"dataset", "<command> ...", "install programs of your own", nullptr,
+      &kPassesDataset}}};
 
 const CommandGroup kGraph = {
     "graph",

@@ -27,6 +27,8 @@ int runPassesRun(int argc, char **argv);
 int runPassesSearch(int argc, char **argv);
 int runPassesEval(int argc, char **argv);
 int runPassesTrain(int argc, char **argv);
+int runPassesDatasetInstall(int argc, char **argv);
+int runPassesDatasetList(int argc, char **argv);
 int runGraphInspect(int argc, char **argv);
 int runGraphList(int argc, char **argv);
 int runGraphRun(int argc, char **argv);

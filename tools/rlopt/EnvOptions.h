@@ -5,6 +5,7 @@
 
 #include "rlopt/core/Json.h"
 #include "rlopt/eval/AgentSpec.h"
+#include "rlopt/passes/Benchmark.h"
 
 #include <filesystem>
 #include <memory>
@@ -12,6 +13,14 @@
 #include <string>
 
 namespace rlopt::tool {
+
+/// Where the pass-ordering programs are: the bundled suite and the
+/// installed datasets.
+inline passes::BenchmarkSources passesSources() {
+  passes::BenchmarkSources sources;
+  sources.dataDir = RLOPT_DATA_DIR;
+  return sources;
+}
 
 /// The env settings file that applies when option `fileOption` is not
 /// given: the `env.json` a training run wrote beside the policy of
@@ -44,9 +53,11 @@ readEnvOptions(const Args &args, const std::string &fileOption, Config &config,
     auto loaded = readJsonFile(file);
     if (!loaded)
       return loaded.error().message;
-    // A run's env.json also records the split it trained on.
-    if (!args.has(fileOption) && loaded->is_object())
+    // A run's env.json also records the programs it trained on.
+    if (!args.has(fileOption) && loaded->is_object()) {
+      loaded->erase("suite");
       loaded->erase("split");
+    }
     auto parsed = Config::fromJson(*loaded, file);
     if (!parsed)
       return parsed.error().message;

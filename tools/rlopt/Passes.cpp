@@ -23,17 +23,11 @@ namespace {
 
 using nlohmann::json;
 
-passes::BenchmarkSources defaultSources() {
-  passes::BenchmarkSources sources;
-  sources.dataDir = RLOPT_DATA_DIR;
-  return sources;
-}
-
 int runList(int argc, char **argv) {
   Args args({}, {"json"});
   if (auto error = args.parse(argc, argv, 3))
     return fail("passes list: " + *error);
-  passes::BenchmarkLoader loader(defaultSources());
+  passes::BenchmarkLoader loader(passesSources());
   const auto &actions = passes::passActions();
   if (args.has("json")) {
     json out = {{"actions", json::array()},
@@ -66,7 +60,8 @@ int runList(int argc, char **argv) {
 }
 
 int runRun(int argc, char **argv) {
-  Args args({"passes", "pipeline", "observation", "output", "config", "reward"},
+  Args args({"passes", "pipeline", "observation", "output", "config", "reward",
+             "validation"},
             {"json", "validate"});
   if (auto error = args.parse(argc, argv, 3))
     return fail("passes run: " + *error);
@@ -78,7 +73,7 @@ int runRun(int argc, char **argv) {
     return fail("passes run: " + *error);
   const std::string uri = args.positional()[0];
   auto env =
-      startEpisode(passes::PassesEnv::create(config, defaultSources()), uri);
+      startEpisode(passes::PassesEnv::create(config, passesSources()), uri);
   if (!env)
     return fail(env.error().message);
 
@@ -127,8 +122,11 @@ int runRun(int argc, char **argv) {
     out["observations"][space] = *value;
   }
   int exitCode = ExitOk;
+  auto mode = passes::parseValidationMode(args.get("validation", "auto"));
+  if (!mode)
+    return fail("passes run: " + mode.error().message);
   if (args.has("validate")) {
-    passes::Validation validation = (*env)->validate();
+    passes::Validation validation = (*env)->validate(*mode);
     out["validation"] = validation.toJson();
     if (!validation.ok())
       exitCode = ExitFailure;
@@ -154,24 +152,26 @@ int runRun(int argc, char **argv) {
     std::printf("  %s  %s\n", space.c_str(),
                 value.is_string() ? value.get<std::string>().c_str()
                                   : value.dump().c_str());
-  if (out.contains("validation"))
-    std::printf(
-        "  validation  %s\n",
-        out["validation"]["ok"].get<bool>()
-            ? "ok"
-            : out["validation"]["errors"][0].get<std::string>().c_str());
+  if (out.contains("validation")) {
+    const json &validation = out["validation"];
+    std::printf("  validation  %s; checked %s\n",
+                validation["ok"].get<bool>()
+                    ? "ok"
+                    : validation["errors"][0].get<std::string>().c_str(),
+                validation["checked"].get<std::string>().c_str());
+    if (validation.contains("output_not_checked"))
+      std::printf("  output not checked: %s\n",
+                  validation["output_not_checked"].get<std::string>().c_str());
+  }
   return exitCode;
 }
 
 std::vector<std::string> suiteUris(const Args &args, std::string &error) {
   std::vector<std::string> uris = args.positional();
   if (args.has("suite")) {
-    if (args.get("suite") != "rlopt-v0") {
-      error = "unknown suite '" + args.get("suite") + "' (expected rlopt-v0)";
-      return {};
-    }
-    passes::BenchmarkLoader loader(defaultSources());
-    auto bundled = loader.bundledSplit(args.get("split", "all"));
+    passes::BenchmarkLoader loader(passesSources());
+    auto bundled =
+        loader.suiteSplit(args.get("suite"), args.get("split", "all"));
     if (!bundled) {
       error = bundled.error().message;
       return {};
@@ -179,7 +179,7 @@ std::vector<std::string> suiteUris(const Args &args, std::string &error) {
     uris.insert(uris.end(), bundled->begin(), bundled->end());
   }
   if (uris.empty())
-    error = "expected benchmark URIs or --suite rlopt-v0";
+    error = "expected benchmark URIs or --suite (rlopt-v0 or a dataset)";
   return uris;
 }
 
@@ -218,7 +218,7 @@ void printTable(const std::string &agent,
 
 int runEvalOrSearch(int argc, char **argv, bool search) {
   Args args({"agent", "suite", "split", "out", "seed", "episode-length",
-             "config", "reward"},
+             "config", "reward", "validation"},
             {"json", "no-validate"});
   std::string name = search ? "passes search" : "passes eval";
   if (auto error = args.parse(argc, argv, 3))
@@ -231,13 +231,17 @@ int runEvalOrSearch(int argc, char **argv, bool search) {
   options.agent = args.get("agent", search ? "greedy" : "");
   if (options.agent.empty())
     return fail(name + ": --agent is required");
-  options.sources = defaultSources();
+  options.sources = passesSources();
   options.seed = args.getInt("seed", 0, 0, 1l << 40, error);
   if (auto envError = readEnvOptions(args, "config", options.env))
     return fail(name + ": " + *envError);
   if (!error.empty())
     return fail(name + ": " + error);
   options.validate = !args.has("no-validate");
+  auto mode = passes::parseValidationMode(args.get("validation", "auto"));
+  if (!mode)
+    return fail(name + ": " + mode.error().message);
+  options.validation = *mode;
   options.progress = !args.has("json") && uris.size() > 1;
   if (!search && !args.has("out"))
     return fail(name + ": --out DIR is required");

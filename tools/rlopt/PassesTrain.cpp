@@ -10,8 +10,8 @@
 namespace rlopt::tool {
 
 int runPassesTrain(int argc, char **argv) {
-  Args args({"agent", "config", "out", "split", "reward", "observation",
-             "episode-length", "iterations", "seed"},
+  Args args({"agent", "config", "out", "suite", "split", "reward",
+             "observation", "episode-length", "iterations", "seed"},
             {"resume"});
   if (auto error = args.parse(argc, argv, 3))
     return fail("passes train: " + *error);
@@ -30,15 +30,15 @@ int runPassesTrain(int argc, char **argv) {
   // --config names the agent config here, so there is no env config file.
   if (auto error = readEnvOptions(args, "", envConfig, 10000))
     return fail("passes train: " + *error);
-  passes::BenchmarkSources sources;
-  sources.dataDir = RLOPT_DATA_DIR;
+  passes::BenchmarkSources sources = passesSources();
   auto env = passes::PassesEnv::create(envConfig, sources);
   if (!env)
     return fail(env.error().message);
 
   passes::BenchmarkLoader loader(sources);
   std::string split = args.get("split", "train");
-  auto uris = loader.bundledSplit(split);
+  std::string suite = args.get("suite", "rlopt-v0");
+  auto uris = loader.suiteSplit(suite, split);
   if (!uris)
     return fail(uris.error().message);
 
@@ -46,12 +46,16 @@ int runPassesTrain(int argc, char **argv) {
                             {"reward", envConfig.reward},
                             {"episode_length", envConfig.episodeLength},
                             {"split", split}};
+  // Runs on the bundled suite keep the env.json they always had, so they
+  // resume.
+  if (suite != "rlopt-v0")
+    envJson["suite"] = suite;
   // Exits 2 when env.json cannot be written, as it always has.
   return trainDiscreteAgent(
       "passes train", args, *agentConfig, **env, *uris, envJson, ExitUsage,
       "passes train: " + agentConfig->algorithm() + " on " +
-          std::to_string(uris->size()) + " programs (" + split + " split), " +
-          envConfig.reward + " reward, " + envConfig.observation +
+          std::to_string(uris->size()) + " programs (" + suite + ", " + split +
+          " split), " + envConfig.reward + " reward, " + envConfig.observation +
           " observation");
 }
 

@@ -14,6 +14,7 @@ namespace rlopt {
 /// "unlimited", so a zero or negative value is an error, not a way out.
 struct ProcessOptions {
   std::string workingDirectory; ///< empty: this process's
+  std::string stdinPath;        ///< a file to read as stdin; empty: /dev/null
   /// Wall clock; then the child and everything it started are killed.
   double timeoutSeconds = 60;
   /// Address space of each process (RLIMIT_AS).
@@ -44,11 +45,12 @@ struct ProcessResult {
 };
 
 /// Runs argv[0] (found on PATH unless it contains '/') with `argv`, never
-/// through a shell: stdin is /dev/null, stdout and stderr are captured. The
-/// child runs in its own process group under the limits in `options`; the
-/// whole group is killed when the child exits, times out or writes too much,
-/// so nothing it started outlives it. A missing program, invalid options or
-/// output over the cap is an Error; how the child ended is in the result.
+/// through a shell: stdin is `stdinPath` or /dev/null, stdout and stderr are
+/// captured. The child runs in its own process group under the limits in
+/// `options`; the whole group is killed when the child exits, times out or
+/// writes too much, so nothing it started outlives it. A missing program,
+/// invalid options or output over the cap is an Error; how the child ended is
+/// in the result.
 Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
                                  const ProcessOptions &options = {});
 

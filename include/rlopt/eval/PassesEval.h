@@ -19,7 +19,9 @@ struct PassesOutcome {
   double ic0 = 0, icOz = 0, icO3 = 0, ic = 0;
   double seconds = 0; ///< the agent's wall time
   bool validated = false;
-  std::string error; ///< empty when the agent ran and validated
+  std::string checked;    ///< what validation compared
+  std::string notChecked; ///< why the program's output was not compared
+  std::string error;      ///< empty when the agent ran and validated
 
   /// CompilerGym's leaderboard metric: (IC0 - IC) / (IC0 - IC_Oz).
   double leaderboard() const;
@@ -36,7 +38,8 @@ struct PassesEvalOptions {
   passes::PassesEnvConfig env;
   passes::BenchmarkSources sources;
   uint64_t seed = 0;
-  bool validate = true; ///< replay and run each result (runnable programs)
+  bool validate = true; ///< replay each result, and run it as `validation`
+  passes::ValidationMode validation = passes::ValidationMode::Auto;
   bool progress = true;
 };
 

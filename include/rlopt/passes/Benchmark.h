@@ -3,6 +3,7 @@
 
 #include "rlopt/core/Result.h"
 #include "rlopt/passes/ModuleCopy.h"
+#include "rlopt/passes/Runtime.h"
 
 #include <map>
 #include <memory>
@@ -18,21 +19,34 @@ class Module;
 namespace rlopt::passes {
 
 /// A loaded program. URIs follow CompilerGym's naming:
-///   benchmark://rlopt-v0/NAME      bundled C program (runnable, checked
-///   output) generator://csmith-v0/SEED     Csmith program from a seed
-///   (runnable) generator://llvm-stress-v0/SEED random IR from llvm-stress (not
-///   runnable) file:///path/x.c|.ll|.bc, or a plain path
+///   benchmark://rlopt-v0/NAME        bundled C program (checked output)
+///   benchmark://DATASET/NAME         a program of an installed dataset
+///                                    (`rlopt passes dataset install`)
+///   generator://csmith-v0/SEED       Csmith program from a seed
+///   generator://llvm-stress-v0/SEED  random IR from llvm-stress
+///   file:///path/x.c|.ll|.bc|.json, or a plain path (.json: a benchmark
+///                                    spec, see BenchmarkSpec.h)
 struct Benchmark {
   std::string uri;
   IsolatedModule module;
-  bool runnable = false;                     ///< has a main that terminates
-  std::vector<std::string> libs;             ///< link flags, e.g. "-lm"
-  std::optional<std::string> expectedOutput; ///< bundled programs only
+  bool runnable = false; ///< has a main that terminates
+  ProgramRun run;        ///< how it links and runs
+  /// The benchmark says how it runs (a bundled program, or a spec with a
+  /// "run" section); otherwise it runs without arguments or inputs, which
+  /// may not be how it is meant to run.
+  bool runSpecified = false;
+  std::optional<std::string> expectedOutput; ///< what a correct build prints
 };
+
+/// $RLOPT_DATASETS, else $XDG_DATA_HOME/rlopt/datasets, else
+/// ~/.local/share/rlopt/datasets.
+std::string defaultDatasetsDir();
 
 /// Where bundled data lives and which tools build programs.
 struct BenchmarkSources {
   std::string dataDir; ///< holds programs/rlopt-v0/*.c
+  /// Installed datasets, one directory each; defaultDatasetsDir() unless set.
+  std::string datasetsDir = defaultDatasetsDir();
   std::string clang = "clang-19";
   std::string csmith = "csmith";
   std::string llvmStress = "llvm-stress-19";
@@ -54,6 +68,11 @@ public:
   /// The URIs of one split ("train" or "test", from the suite's
   /// splits.json) or "all".
   Result<std::vector<std::string>> bundledSplit(const std::string &split) const;
+  /// The same for any suite: rlopt-v0 or an installed dataset.
+  Result<std::vector<std::string>> suiteSplit(const std::string &suite,
+                                              const std::string &split) const;
+  /// The installed datasets' names, sorted.
+  std::vector<std::string> installedDatasets() const;
 
   const BenchmarkSources &sources() const { return src; }
 
@@ -68,6 +87,11 @@ private:
   Result<std::unique_ptr<llvm::Module>> loadModule(const std::string &uri,
                                                    llvm::LLVMContext &context,
                                                    Benchmark &info);
+
+  /// Builds a benchmark spec's program and fills in how it runs.
+  Result<std::unique_ptr<llvm::Module>> loadSpec(const std::string &path,
+                                                 llvm::LLVMContext &context,
+                                                 Benchmark &info);
 
   BenchmarkSources src;
   std::map<std::string, Pristine> pristine;

@@ -37,6 +37,21 @@ struct PassesEnvConfig {
                                           const std::string &where);
 };
 
+/// How much `validate` checks.
+enum class ValidationMode {
+  Replay, ///< the actions replayed on a fresh copy give the same IR
+  /// Replay, and the optimized program prints what the unoptimized one does;
+  /// a program that cannot run is an error.
+  Run,
+  /// Replay, and the run when the program can run: a program whose run the
+  /// benchmark does not describe, and which fails unoptimized, is noted as
+  /// not run rather than failed.
+  Auto,
+};
+
+/// "replay", "run" or "auto" to a mode.
+Result<ValidationMode> parseValidationMode(const std::string &text);
+
 /// What `validate` found.
 struct Validation {
   bool replayMatches =
@@ -44,6 +59,11 @@ struct Validation {
   bool outputChecked = false; ///< the program ran and its output was compared
   bool outputMatches = false;
   std::vector<std::string> errors;
+  /// Why the output was not checked, when it was not.
+  std::string notChecked;
+  /// What was compared, e.g. "replay (IR and reward), output (stdout and
+  /// out.txt)".
+  std::string checked() const;
   bool ok() const { return errors.empty(); }
   nlohmann::json toJson() const;
 };
@@ -70,9 +90,9 @@ public:
                           const std::string &pipeline);
 
   /// Replays the actions on a fresh copy and checks the result reproduces;
-  /// for runnable programs, runs the unoptimized and the optimized build and
-  /// compares their output (and the bundled expected output).
-  Validation validate();
+  /// then, as `mode` says, runs the unoptimized and the optimized build and
+  /// compares their output (and the benchmark's expected output).
+  Validation validate(ValidationMode mode = ValidationMode::Auto);
 
   const std::vector<int> &actionHistory() const { return history; }
   double episodeReward() const { return totalReward; }
