@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace rlopt::eval {
 
@@ -12,6 +13,7 @@ namespace {
 constexpr const char *kRandom = "random:";
 constexpr const char *kRandomTime = "random-time:";
 constexpr const char *kPolicy = "policy:";
+constexpr const char *kGuided = "guided:";
 /// More episodes or seconds than any evaluation here needs; the bound also
 /// keeps `inf`, `1e400` and overflowing counts out.
 constexpr int64_t kMaxEpisodes = 1000000;
@@ -28,7 +30,19 @@ std::string expected(const AgentChoices &choices) {
   list += "random:N, ";
   if (choices.timed)
     list += "random-time:SECONDS, ";
+  if (choices.guided)
+    list += "guided:K:PATH, ";
   return list + "or policy:PATH";
+}
+
+/// `text` as a count in 1..kMaxEpisodes, if it is one.
+std::optional<int64_t> parseCount(const std::string &text) {
+  char *end = nullptr;
+  errno = 0;
+  long long n = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || n < 1 || n > kMaxEpisodes)
+    return std::nullopt;
+  return n;
 }
 
 } // namespace
@@ -44,6 +58,8 @@ std::string AgentSpec::name() const {
     std::snprintf(seconds, sizeof(seconds), "%g", this->seconds);
     return kRandomTime + std::string(seconds);
   case Kind::Policy:
+    if (episodes > 1)
+      return kGuided + std::to_string(episodes) + ":" + policyPath;
     return kPolicy + policyPath;
   }
   return fixed;
@@ -53,18 +69,15 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
                                    const AgentChoices &choices) {
   AgentSpec spec;
   if (startsWith(text, kRandom)) {
-    std::string count = text.substr(std::string(kRandom).size());
-    char *end = nullptr;
-    errno = 0;
-    long long n = std::strtoll(count.c_str(), &end, 10);
-    if (count.empty() || *end || errno || n < 1 || n > kMaxEpisodes)
+    auto n = parseCount(text.substr(std::string(kRandom).size()));
+    if (!n)
       return makeError("agent '" + text + "': random:N needs N in 1.." +
                        std::to_string(kMaxEpisodes) + " episodes" +
                        (choices.timed ? " (random-time:SECONDS searches for "
                                         "a time)"
                                       : ""));
     spec.kind = Kind::Random;
-    spec.episodes = n;
+    spec.episodes = *n;
     return spec;
   }
   if (startsWith(text, kRandomTime) && choices.timed) {
@@ -81,7 +94,21 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
   }
   if (startsWith(text, kPolicy) && text.size() > std::string(kPolicy).size()) {
     spec.kind = Kind::Policy;
+    spec.episodes = 1;
     spec.policyPath = policyPathOf(text);
+    return spec;
+  }
+  if (startsWith(text, kGuided) && choices.guided) {
+    std::string rest = text.substr(std::string(kGuided).size());
+    size_t colon = rest.find(':');
+    auto n = parseCount(rest.substr(0, colon));
+    if (colon == std::string::npos || colon + 1 == rest.size() || !n)
+      return makeError("agent '" + text + "': guided:K:PATH needs K in 1.." +
+                       std::to_string(kMaxEpisodes) +
+                       " episodes and a policy file");
+    spec.kind = Kind::Policy;
+    spec.episodes = *n;
+    spec.policyPath = rest.substr(colon + 1);
     return spec;
   }
   for (const std::string &name : choices.fixed)
@@ -98,8 +125,14 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text) {
 }
 
 std::string policyPathOf(const std::string &text) {
-  return startsWith(text, kPolicy) ? text.substr(std::string(kPolicy).size())
-                                   : "";
+  if (startsWith(text, kPolicy))
+    return text.substr(std::string(kPolicy).size());
+  if (startsWith(text, kGuided)) {
+    std::string rest = text.substr(std::string(kGuided).size());
+    size_t colon = rest.find(':');
+    return colon == std::string::npos ? "" : rest.substr(colon + 1);
+  }
+  return "";
 }
 
 } // namespace rlopt::eval

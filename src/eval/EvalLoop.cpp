@@ -1,6 +1,9 @@
 // The agent loop shared by the pass-ordering evaluations.
 #include "rlopt/eval/EvalLoop.h"
 
+#include <optional>
+#include <random>
+
 namespace rlopt::eval {
 
 Result<std::unique_ptr<agent::discrete::DiscretePolicy>>
@@ -16,16 +19,25 @@ loadPolicyAgent(const std::string &agent, const Spaces &spaces) {
 
 Result<std::vector<Action>>
 policyActions(const agent::discrete::DiscretePolicy &policy, Env &env,
-              const BenchmarkRef &benchmark, uint64_t seed) {
-  auto episode =
-      agent::discrete::runGreedyEpisode(policy, env, benchmark, seed);
-  if (!episode)
-    return episode.error();
+              const BenchmarkRef &benchmark, uint64_t seed, int64_t episodes) {
+  std::mt19937_64 random(seed);
+  std::optional<agent::discrete::GreedyEpisode> best;
+  for (int64_t i = 0; i < episodes; ++i) {
+    auto episode = agent::discrete::runGreedyEpisode(
+        policy, env, benchmark, seed, 0, i == 0 ? nullptr : &random);
+    if (!episode)
+      return episode.error();
+    // The step that failed did not change the program, nor count.
+    if (episode->finalInfo.contains("error") && !episode->actions.empty())
+      episode->actions.pop_back();
+    if (!best || episode->totalReward > best->totalReward + 1e-12 ||
+        (episode->totalReward >= best->totalReward - 1e-12 &&
+         episode->actions.size() < best->actions.size()))
+      best = std::move(*episode);
+  }
   std::vector<Action> actions;
-  for (int64_t value : episode->actions)
+  for (int64_t value : best->actions)
     actions.push_back(Action{{value}});
-  if (episode->finalInfo.contains("error") && !actions.empty())
-    actions.pop_back();
   return actions;
 }
 

@@ -44,7 +44,7 @@ json GraphSummary::toJson() const {
 
 namespace {
 
-const AgentChoices kGraphAgents = {{"default", "greedy"}, true};
+const AgentChoices kGraphAgents = {{"default", "greedy"}, true, true};
 
 Status checkAgent(const std::string &agent) {
   auto parsed = AgentSpec::parse(agent, kGraphAgents);
@@ -60,7 +60,8 @@ runAgent(graph::GraphEnv &env, const std::string &uri,
     return agent.error();
   BenchmarkRef benchmark{uri};
   if (policy)
-    return policyActions(*policy, env, benchmark, options.seed);
+    return policyActions(*policy, env, benchmark, options.seed,
+                         agent->episodes);
   if (agent->is("greedy")) {
     auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
     if (!found)

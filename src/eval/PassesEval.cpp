@@ -49,7 +49,7 @@ json PassesSummary::toJson() const {
 
 namespace {
 
-const AgentChoices kPassesAgents = {{"Oz", "O3", "greedy"}, true};
+const AgentChoices kPassesAgents = {{"Oz", "O3", "greedy"}, true, true};
 
 /// Runs the agent; returns its pass list (empty for the fixed pipelines,
 /// whose count comes from the baseline).
@@ -62,7 +62,8 @@ runAgent(passes::PassesEnv &env, const std::string &uri,
     return agent.error();
   BenchmarkRef benchmark{uri};
   if (policy)
-    return policyActions(*policy, env, benchmark, options.seed);
+    return policyActions(*policy, env, benchmark, options.seed,
+                         agent->episodes);
   if (agent->kind == AgentSpec::Kind::Random ||
       agent->kind == AgentSpec::Kind::RandomTime) {
     agent::SearchBudget budget;

@@ -104,7 +104,8 @@ const CommandGroup kPasses = {
       "search pass sequences for benchmarks", runPassesSearch},
      {"eval",
       "(--suite rlopt-v0|DATASET [--split train|test|all] | URI...)\n"
-      "--agent Oz|O3|greedy|random:N|random-time:SECONDS|policy:PATH\n"
+      "--agent Oz|O3|greedy|random:N|random-time:SECONDS|policy:PATH|\n"
+      "guided:K:PATH\n"
       "--out DIR [--episode-length N]\n"
       "[--validation auto|run|replay | --no-validate] [--json]",
       "evaluate an agent on benchmarks", runPassesEval},
@@ -130,7 +131,8 @@ const CommandGroup kGraph = {
       "[--json]",
       "apply graph passes to a module", runGraphRun},
      {"eval",
-      "--agent default|greedy|random:N|random-time:SECONDS|policy:PATH\n"
+      "--agent default|greedy|random:N|random-time:SECONDS|policy:PATH|\n"
+      "guided:K:PATH\n"
       "--out DIR [--split S] "
       "[--seed S] [--episode-length N] [--reward R]\n"
       "[--observation O] [--env-config C] [--shaping] [--json]",

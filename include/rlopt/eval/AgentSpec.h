@@ -13,6 +13,7 @@ namespace rlopt::eval {
 struct AgentChoices {
   std::vector<std::string> fixed; ///< e.g. naive, heuristic; Oz, O3, greedy
   bool timed = false;             ///< whether random-time:S is offered
+  bool guided = false;            ///< whether guided:K:PATH is offered
 };
 
 /// What `--agent` names, in one grammar for the three evaluations:
@@ -21,12 +22,16 @@ struct AgentChoices {
 ///   random:N       the best of N episodes of masked random search
 ///   random-time:S  random search for S seconds (pass ordering only)
 ///   policy:PATH    a trained policy, run greedily
+///   guided:K:PATH  guided search (pass ordering): the policy's greedy
+///                  episode and K-1 episodes sampled from it; the best kept
 struct AgentSpec {
   enum class Kind { Fixed, Random, RandomTime, Policy } kind = Kind::Fixed;
   std::string fixed = "naive"; ///< Kind::Fixed
-  int64_t episodes = 0;        ///< Kind::Random
-  double seconds = 0;          ///< Kind::RandomTime
-  std::string policyPath;      ///< Kind::Policy
+  /// Kind::Random: episodes of random search; Kind::Policy: episodes of the
+  /// policy (1: greedy only).
+  int64_t episodes = 0;
+  double seconds = 0;     ///< Kind::RandomTime
+  std::string policyPath; ///< Kind::Policy
 
   /// The spec as it is written on the command line.
   std::string name() const;
@@ -41,7 +46,8 @@ struct AgentSpec {
   static Result<AgentSpec> parse(const std::string &text);
 };
 
-/// PATH of `policy:PATH`, or empty when `text` names no policy.
+/// PATH of `policy:PATH` or `guided:K:PATH`, or empty when `text` names no
+/// policy.
 std::string policyPathOf(const std::string &text);
 
 } // namespace rlopt::eval

@@ -23,11 +23,14 @@ namespace rlopt::eval {
 Result<std::unique_ptr<agent::discrete::DiscretePolicy>>
 loadPolicyAgent(const std::string &agent, const Spaces &spaces);
 
-/// The actions `policy` takes greedily on `benchmark`. An action that failed
-/// ends the episode; only the ones that ran are kept.
+/// The actions `policy` takes greedily on `benchmark`; with `episodes` > 1,
+/// guided search: the greedy episode and `episodes` - 1 sampled from the
+/// policy, the one with the highest return kept (the shorter on a tie). An
+/// action that failed ends its episode; only the ones that ran are kept.
 Result<std::vector<Action>>
 policyActions(const agent::discrete::DiscretePolicy &policy, Env &env,
-              const BenchmarkRef &benchmark, uint64_t seed);
+              const BenchmarkRef &benchmark, uint64_t seed,
+              int64_t episodes = 1);
 
 /// Runs an agent with `run` (timed into `outcome.seconds`), names the actions
 /// it chose into `outcome.passes`, then replays them from the start of `uri`

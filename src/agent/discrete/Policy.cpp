@@ -120,7 +120,11 @@ Result<DiscretePolicy> DiscretePolicy::load(const std::string &path,
   return DiscretePolicy(std::move(impl));
 }
 
-Result<int64_t> act(const DiscretePolicy &policy, const Observation &obs) {
+namespace {
+
+/// The policy's scores for `obs`, with masked actions at -inf.
+Result<torch::Tensor> allowedScores(const DiscretePolicy &policy,
+                                    const Observation &obs) {
   const DiscreteShape &shape = policy.shape();
   if ((int64_t)obs.features.size() != shape.observationSize)
     return makeError("the observation has " +
@@ -141,14 +145,34 @@ Result<int64_t> act(const DiscretePolicy &policy, const Observation &obs) {
   torch::Tensor scores = policy.impl().net->forward(
       floatRows(obs.features, shape.observationSize));
   return maskScores(scores,
-                    byteRows(allowed, shape.actionCount).to(torch::kBool))
-      .argmax(1)
-      .item<int64_t>();
+                    byteRows(allowed, shape.actionCount).to(torch::kBool));
+}
+
+} // namespace
+
+Result<int64_t> act(const DiscretePolicy &policy, const Observation &obs) {
+  auto scores = allowedScores(policy, obs);
+  if (!scores)
+    return scores.error();
+  return scores->argmax(1).item<int64_t>();
+}
+
+Result<int64_t> sampleAction(const DiscretePolicy &policy,
+                             const Observation &obs, std::mt19937_64 &random) {
+  auto scores = allowedScores(policy, obs);
+  if (!scores)
+    return scores.error();
+  torch::Tensor probabilities =
+      torch::softmax(scores->to(torch::kDouble), 1).contiguous();
+  const double *p = probabilities.data_ptr<double>();
+  std::discrete_distribution<int64_t> pick(p, p + probabilities.size(1));
+  return pick(random);
 }
 
 Result<GreedyEpisode> runGreedyEpisode(const DiscretePolicy &policy, Env &env,
                                        const BenchmarkRef &benchmark,
-                                       uint64_t seed, int maxSteps) {
+                                       uint64_t seed, int maxSteps,
+                                       std::mt19937_64 *sample) {
   auto shape = discreteShape(env.spaces());
   if (!shape)
     return shape.error();
@@ -162,7 +186,8 @@ Result<GreedyEpisode> runGreedyEpisode(const DiscretePolicy &policy, Env &env,
   Observation obs = started.takeValue();
   GreedyEpisode episode;
   while (maxSteps <= 0 || (int)episode.actions.size() < maxSteps) {
-    auto action = act(policy, obs);
+    auto action =
+        sample ? sampleAction(policy, obs, *sample) : act(policy, obs);
     if (!action)
       return makeError(benchmark.uri + ": step " +
                        std::to_string(episode.actions.size()) + ": " +

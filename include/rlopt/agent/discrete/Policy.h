@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -59,17 +60,24 @@ private:
 /// observation of the wrong size, or with every action masked, is an error.
 Result<int64_t> act(const DiscretePolicy &policy, const Observation &obs);
 
+/// An allowed action drawn from the softmax of the policy's scores, for
+/// search that samples from the policy.
+Result<int64_t> sampleAction(const DiscretePolicy &policy,
+                             const Observation &obs, std::mt19937_64 &random);
+
 struct GreedyEpisode {
   std::vector<int64_t> actions;
   double totalReward = 0;
   Info finalInfo; ///< the last step's info
 };
 
-/// Runs one episode of greedy actions on `benchmark`; `maxSteps` > 0 ends
-/// it early (truncation).
+/// Runs one episode of greedy actions on `benchmark`, or of actions drawn
+/// with `sample` when it is given; `maxSteps` > 0 ends it early
+/// (truncation).
 Result<GreedyEpisode> runGreedyEpisode(const DiscretePolicy &policy, Env &env,
                                        const BenchmarkRef &benchmark,
-                                       uint64_t seed, int maxSteps = 0);
+                                       uint64_t seed, int maxSteps = 0,
+                                       std::mt19937_64 *sample = nullptr);
 
 } // namespace rlopt::agent::discrete
 
