@@ -100,6 +100,7 @@ template <typename Visit> void visitFields(PassesEnvConfig &c, Visit &&visit) {
   visit("observation", c.observation);
   visit("reward", c.reward);
   visit("episode_length", c.episodeLength);
+  visit("mask_unchanged_passes", c.maskUnchangedPasses);
   visit("runtime_warmup_runs", c.runtime.warmupRuns);
   visit("runtime_timed_runs", c.runtime.timedRuns);
   visit("runtime_timeout_seconds", c.runtime.timeoutSeconds);
@@ -154,8 +155,21 @@ Observation PassesEnv::observation() {
   Observation obs;
   for (int64_t value : featureVector(cfg.observation, *current.module))
     obs.features.push_back(static_cast<float>(value));
-  obs.masks = {std::vector<uint8_t>(passActions().size(), 1)};
+  obs.masks = {actionMask()};
   return obs;
+}
+
+std::vector<uint8_t> PassesEnv::actionMask() const {
+  std::vector<uint8_t> mask(passActions().size(), 1);
+  if (!cfg.maskUnchangedPasses || knownUnchanged.empty())
+    return mask;
+  for (size_t i = 0; i < mask.size(); ++i)
+    mask[i] = knownUnchanged[i] ? 0 : 1;
+  // When no pass changes the module any more, any may be chosen (and
+  // changes nothing): the episode can still run to its length.
+  if (std::find(mask.begin(), mask.end(), 1) == mask.end())
+    mask.assign(mask.size(), 1);
+  return mask;
 }
 
 Result<Observation> PassesEnv::tryReset(const BenchmarkRef &benchmark,
@@ -167,8 +181,9 @@ Result<Observation> PassesEnv::tryReset(const BenchmarkRef &benchmark,
     return loaded.error();
   current = loaded.takeValue();
   shared->runner->adoptHostTarget(*current.module);
-  snapshot.clear();
+  snapshot = writeModuleBitcode(*current.module);
   history.clear();
+  knownUnchanged.assign(passActions().size(), 0);
   totalReward = 0;
   ended = false;
 
@@ -209,8 +224,13 @@ StepResult PassesEnv::step(const Action &action) {
   int index = static_cast<int>(action.values[0]);
   const std::string &pass = actions[index].name;
   result.info["pass"] = pass;
-  auto changed =
-      shared->runner->run(*current.module, actions[index].pipelineText());
+  // Episodes are deterministic, so a pass that left this very module
+  // unchanged would do so again: it is not run twice.
+  bool knownNoOp = !knownUnchanged.empty() && knownUnchanged[index];
+  std::string before = knownNoOp ? "" : snapshot;
+  auto changed = knownNoOp ? Result<bool>(false)
+                           : shared->runner->run(*current.module,
+                                                 actions[index].pipelineText());
   history.push_back(index);
   if (!changed) {
     // The module may be half-transformed: the episode ends here.
@@ -223,13 +243,30 @@ StepResult PassesEnv::step(const Action &action) {
       current.module.release();
     return result;
   }
-  result.info["changed"] = *changed;
-  if (Status reloaded = reloadFromBitcode(); !reloaded) {
-    ended = true;
-    result.terminated = true;
-    result.info["error"] = reloaded.error().message;
-    return result;
+  if (!knownNoOp) {
+    if (Status reloaded = reloadFromBitcode(); !reloaded) {
+      ended = true;
+      result.terminated = true;
+      result.info["error"] = reloaded.error().message;
+      return result;
+    }
+    // The bitcode tells exactly whether anything changed, attributes and
+    // metadata included, which the structural hash does not cover. A module
+    // read from bitcode writes back the same bytes, so a pass that changed
+    // nothing gives the bytes it started from.
+    if (!before.empty())
+      changed = before != snapshot;
+    if (*changed) {
+      knownUnchanged.assign(knownUnchanged.size(), 0);
+      // A module fresh from a pass is not yet in that fixed point (its
+      // constants and use lists are ordered as the pass left them); the one
+      // just read back is.
+      snapshot = writeModuleBitcode(*current.module);
+    } else {
+      knownUnchanged[index] = 1;
+    }
   }
+  result.info["changed"] = *changed;
 
   RewardSpec spec = *parseReward(cfg.reward);
   double value = previousMetric;
@@ -273,6 +310,8 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   copy->snapshot = snapshot;
   copy->current.runnable = current.runnable;
   copy->current.run = current.run;
+  copy->current.runSpecified = current.runSpecified;
+  copy->knownUnchanged = knownUnchanged;
   copy->current.expectedOutput = current.expectedOutput;
   copy->history = history;
   copy->totalReward = totalReward;

@@ -257,3 +257,43 @@ TEST(PassesEnv, ACsmithEpisodeValidates) {
   EXPECT_TRUE(validation.ok()) << validation.toJson().dump();
   EXPECT_TRUE(validation.outputChecked);
 }
+
+TEST(PassesEnv, APassThatChangedNothingIsMaskedUntilTheModuleChanges) {
+  auto env = makeEnv();
+  auto obs = env->tryReset({"benchmark://rlopt-v0/qsort"}, 0);
+  ASSERT_TRUE(obs.ok());
+  int mem2reg = *findPassAction("mem2reg");
+  int instcombine = *findPassAction("instcombine");
+  EXPECT_TRUE(obs->masks[0][mem2reg]);
+  StepResult first = env->step(pass("mem2reg"));
+  EXPECT_TRUE(first.info["changed"].get<bool>());
+  EXPECT_TRUE(first.obs.masks[0][mem2reg]);
+  StepResult second = env->step(pass("mem2reg"));
+  EXPECT_FALSE(second.info["changed"].get<bool>());
+  EXPECT_EQ(second.reward, 0);
+  EXPECT_FALSE(second.obs.masks[0][mem2reg]);
+  EXPECT_TRUE(second.obs.masks[0][instcombine]);
+  // Choosing it anyway is allowed and changes nothing.
+  StepResult again = env->step(pass("mem2reg"));
+  EXPECT_FALSE(again.info.contains("error"));
+  EXPECT_FALSE(again.info["changed"].get<bool>());
+  StepResult third = env->step(pass("instcombine"));
+  EXPECT_TRUE(third.info["changed"].get<bool>());
+  EXPECT_TRUE(third.obs.masks[0][mem2reg]);
+  // A fork keeps what is known.
+  StepResult fourth = env->step(pass("mem2reg"));
+  ASSERT_FALSE(fourth.info["changed"].get<bool>());
+  auto fork = env->fork();
+  StepResult forked = fork->step(pass("instcombine"));
+  EXPECT_TRUE(forked.info["changed"].get<bool>() ||
+              !forked.obs.masks[0][instcombine]);
+  EXPECT_EQ(forked.obs.masks[0][mem2reg], forked.info["changed"] ? 1 : 0);
+
+  PassesEnvConfig unmasked;
+  unmasked.maskUnchangedPasses = false;
+  auto plain = makeEnv(unmasked);
+  ASSERT_TRUE(plain->tryReset({"benchmark://rlopt-v0/qsort"}, 0).ok());
+  plain->step(pass("mem2reg"));
+  StepResult repeat = plain->step(pass("mem2reg"));
+  EXPECT_TRUE(repeat.obs.masks[0][mem2reg]);
+}

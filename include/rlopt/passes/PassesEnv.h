@@ -30,6 +30,9 @@ struct PassesEnvConfig {
   std::string observation = "Autophase"; ///< the feature vector agents see
   std::string reward = "IrInstructionCountOz";
   int episodeLength = 45;
+  /// A pass that left the module unchanged is masked until another pass
+  /// changes it, so agents do not repeat no-ops.
+  bool maskUnchangedPasses = true;
   RuntimeOptions runtime;
 
   /// Reads the keys above from a JSON object; unknown keys are an error.
@@ -110,6 +113,7 @@ private:
   struct Shared;
   PassesEnv(PassesEnvConfig config, std::shared_ptr<Shared> shared);
   Observation observation();
+  std::vector<uint8_t> actionMask() const;
   Result<double> measureMetric(const llvm::Module &module,
                                const std::string &metricName);
   Status reloadFromBitcode();
@@ -122,6 +126,8 @@ private:
   /// when the module was edited since.
   std::string snapshot;
   std::vector<int> history;
+  /// Per action: it ran on this very module and changed nothing.
+  std::vector<uint8_t> knownUnchanged;
   double totalReward = 0;
   double previousMetric = 0;
   double rewardScale = 1;
