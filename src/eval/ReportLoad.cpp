@@ -2,9 +2,10 @@
 // their directories, with every malformed field a one-line error.
 #include "rlopt/eval/Report.h"
 
+#include "rlopt/core/ConfigFields.h"
+
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <map>
 #include <sstream>
 
@@ -55,70 +56,16 @@ std::string parseMessage(const std::exception &e) {
   return message;
 }
 
-/// Reads optional typed fields of a JSON object; the first problem is kept
-/// as a message naming the field.
-class Fields {
-public:
-  Fields(const json &object, std::string where)
-      : object(object), where(std::move(where)) {}
+/// For readRecordField: the record is of no use without this field.
+constexpr bool kRequired = true;
 
-  void number(const char *key, double &value, bool required = false) {
-    auto it = object.find(key);
-    if (it != object.end() && it->is_null()) { // how JSON writes a NaN
-      value = std::numeric_limits<double>::quiet_NaN();
-      return;
-    }
-    const json *field = find(key, required);
-    if (!field)
-      return;
-    if (!field->is_number())
-      return setError("\"" + std::string(key) + "\" must be a number");
-    value = field->get<double>();
-  }
-  void integer(const char *key, int &value, bool required = false) {
-    const json *field = find(key, required);
-    if (!field)
-      return;
-    if (!field->is_number_integer())
-      return setError("\"" + std::string(key) + "\" must be an integer");
-    value = field->get<int>();
-  }
-  void string(const char *key, std::string &value, bool required = false) {
-    const json *field = find(key, required);
-    if (!field)
-      return;
-    if (!field->is_string())
-      return setError("\"" + std::string(key) + "\" must be a string");
-    value = field->get<std::string>();
-  }
-  void boolean(const char *key, bool &value, bool required = false) {
-    const json *field = find(key, required);
-    if (!field)
-      return;
-    if (!field->is_boolean())
-      return setError("\"" + std::string(key) + "\" must be true or false");
-    value = field->get<bool>();
-  }
-  const std::string &error() const { return problem; }
-
-private:
-  const json *find(const char *key, bool required) {
-    auto it = object.find(key);
-    if (it == object.end() || it->is_null()) {
-      if (required)
-        setError("\"" + std::string(key) + "\" is missing");
-      return nullptr;
-    }
-    return &*it;
-  }
-  void setError(const std::string &message) {
-    if (problem.empty())
-      problem = where + ": " + message;
-  }
-
-  const json &object;
-  std::string where, problem;
-};
+/// `read(key, field[, kRequired])`: readRecordField on `record`.
+auto recordReader(const json &record, const std::string &where) {
+  return
+      [&record, &where](const char *key, auto &field, bool required = false) {
+        return readRecordField(record, key, field, where, required);
+      };
+}
 
 } // namespace
 
@@ -148,26 +95,28 @@ Result<AgentRun> loadAgentRun(const std::string &directory) {
     if (!rows[i].is_object())
       return makeError(where + ": expected an object");
     BenchmarkResult r;
-    Fields f(rows[i], where);
-    f.string("name", r.benchmark.name, true);
-    f.string("class", r.benchmark.opClass, true);
-    f.string("split", r.benchmark.split);
-    f.number("flops", r.benchmark.flops);
-    f.number("bytes", r.benchmark.bytes);
-    f.string("schedule", r.schedule);
-    f.string("error", r.error);
-    f.number("baseline_ms", r.baselineMs);
-    f.number("candidate_ms", r.candidateMs);
-    f.number("baseline_spread", r.baselineSpread);
-    f.number("candidate_spread", r.candidateSpread);
-    f.number("speedup", r.speedup, true);
-    f.boolean("correct", r.correct, true);
-    f.boolean("cached", r.cached);
-    f.number("gflops", r.gflops);
-    f.number("percent_peak", r.percentPeak);
-    f.number("gbps", r.gbps);
-    if (!f.error().empty())
-      return makeError(f.error());
+    auto read = recordReader(rows[i], where);
+    Status status = firstError({
+        read("name", r.benchmark.name, kRequired),
+        read("class", r.benchmark.opClass, kRequired),
+        read("split", r.benchmark.split),
+        read("flops", r.benchmark.flops),
+        read("bytes", r.benchmark.bytes),
+        read("schedule", r.schedule),
+        read("error", r.error),
+        read("baseline_ms", r.baselineMs),
+        read("candidate_ms", r.candidateMs),
+        read("baseline_spread", r.baselineSpread),
+        read("candidate_spread", r.candidateSpread),
+        read("speedup", r.speedup, kRequired),
+        read("correct", r.correct, kRequired),
+        read("cached", r.cached),
+        read("gflops", r.gflops),
+        read("percent_peak", r.percentPeak),
+        read("gbps", r.gbps),
+    });
+    if (!status)
+      return status.error();
     run.results.push_back(std::move(r));
   }
   run.label = run.meta.contains("agent") && run.meta["agent"].is_string()
@@ -205,26 +154,29 @@ Result<TrainingRun> loadTrainingRun(const std::string &directory) {
     if (!object.is_object())
       return makeError(where + ": expected a JSON object");
     TrainingPoint p;
-    Fields f(object, where);
-    f.integer("iteration", p.iteration, true);
-    f.integer("episodes", p.episodes);
-    f.integer("failures", p.failures);
-    f.number("mean_reward", p.meanReward);
-    f.number("geomean_speedup", p.geomeanSpeedup);
-    f.number("entropy", p.entropy);
-    f.number("policy_loss", p.policyLoss);
-    f.number("value_loss", p.valueLoss);
-    f.number("approx_kl", p.approxKl);
-    f.number("clip_fraction", p.clipFraction);
-    f.number("validation_geomean_speedup", p.validationGeomean);
-    if (object.contains("time") && object["time"].is_object()) {
-      Fields time(object["time"], where + ": time");
-      time.number("elapsed_s", p.elapsedSeconds);
-      if (!time.error().empty())
-        return makeError(time.error());
+    auto time = object.find("time");
+    if (time != object.end() && time->is_object()) {
+      Status s = readRecordField(*time, "elapsed_s", p.elapsedSeconds,
+                                 where + ": time");
+      if (!s)
+        return s.error();
     }
-    if (!f.error().empty())
-      return makeError(f.error());
+    auto read = recordReader(object, where);
+    Status status = firstError({
+        read("iteration", p.iteration, kRequired),
+        read("episodes", p.episodes),
+        read("failures", p.failures),
+        read("mean_reward", p.meanReward),
+        read("geomean_speedup", p.geomeanSpeedup),
+        read("entropy", p.entropy),
+        read("policy_loss", p.policyLoss),
+        read("value_loss", p.valueLoss),
+        read("approx_kl", p.approxKl),
+        read("clip_fraction", p.clipFraction),
+        read("validation_geomean_speedup", p.validationGeomean),
+    });
+    if (!status)
+      return status.error();
     byIteration[p.iteration] = p;
   }
   TrainingRun run;

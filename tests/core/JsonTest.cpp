@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
@@ -72,6 +73,24 @@ TEST(JsonTest, OtherFieldsKeepTheirTypes) {
             "config.json: key: wrong type (got [0,true])");
   EXPECT_EQ(fieldError<std::vector<int>>(R"({"key": {"a": 1}})"),
             "config.json: key: wrong type (got {\"a\":1})");
+}
+
+TEST(JsonTest, RecordFieldsReadNullAsNaNOrAbsent) {
+  auto json = parseJson(R"({"ms": null, "name": null, "n": "3"})", "r.json");
+  ASSERT_TRUE(json);
+  double ms = 0;
+  EXPECT_TRUE(readRecordField(*json, "ms", ms, "r.json", true));
+  EXPECT_TRUE(std::isnan(ms));
+  std::string name = "kept";
+  EXPECT_TRUE(readRecordField(*json, "name", name, "r.json"));
+  EXPECT_EQ(name, "kept");
+  Status missing = readRecordField(*json, "name", name, "r.json", true);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "r.json: \"name\" is missing");
+  int n = 0;
+  Status wrong = readRecordField(*json, "n", n, "r.json");
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().message, "r.json: \"n\" must be an integer");
 }
 
 TEST(JsonTest, ReadsOnlyRegularFiles) {

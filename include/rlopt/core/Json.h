@@ -90,6 +90,21 @@ bool convertStrictly(const nlohmann::json &value, T &out) {
   return true;
 }
 
+/// What a T must be, as a record error says it.
+template <typename T> const char *kindOf() {
+  if constexpr (std::is_same_v<T, bool>)
+    return "true or false";
+  else if constexpr (std::is_integral_v<T>)
+    return "an integer";
+  else if constexpr (std::is_floating_point_v<T>)
+    return "a number";
+  else {
+    static_assert(std::is_same_v<T, std::string>,
+                  "a record field is a bool, a number or a string");
+    return "a string";
+  }
+}
+
 } // namespace detail
 
 /// Reads `key` of `object` into `out` if present. Errors name the path:
@@ -104,6 +119,32 @@ Status readField(const nlohmann::json &object, const std::string &key, T &out,
   if (!detail::convertStrictly(*it, out))
     return makeError(where + ": " + key + ": wrong type (got " + it->dump() +
                      ")");
+  return Status::success();
+}
+
+/// Like readField, for records rlopt wrote (results.json rows, metrics
+/// lines) rather than configs: null, how JSON writes a NaN, reads as NaN
+/// into a floating-point field and as absent into any other, and an absent
+/// `required` field is an error. Errors read
+/// `results.json: results[0]: "speedup" must be a number`.
+template <typename T>
+Status readRecordField(const nlohmann::json &object, const std::string &key,
+                       T &out, const std::string &where,
+                       bool required = false) {
+  auto it = object.find(key);
+  if constexpr (std::is_floating_point_v<T>)
+    if (it != object.end() && it->is_null()) {
+      out = std::numeric_limits<T>::quiet_NaN();
+      return Status::success();
+    }
+  if (it == object.end() || it->is_null()) {
+    if (required)
+      return makeError(where + ": \"" + key + "\" is missing");
+    return Status::success();
+  }
+  if (!detail::convertStrictly(*it, out))
+    return makeError(where + ": \"" + key + "\" must be " +
+                     detail::kindOf<T>());
   return Status::success();
 }
 
