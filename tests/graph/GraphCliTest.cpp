@@ -118,3 +118,29 @@ TEST(GraphCli, PolicyIsEvaluatedInTheEnvItWasTrainedIn) {
   EXPECT_EQ(std::count(mismatched.err.begin(), mismatched.err.end(), '\n'), 1)
       << mismatched.err;
 }
+
+TEST(GraphCli, RunValidatesTheResultOnTheInterpreter) {
+  ScratchDir scratch;
+  auto run = runRlopt({"graph", "run", fixture("small.hlo"), "--passes",
+                       "algsimp,dce", "--default-pipeline", "--validate",
+                       "--argument-sets", "2", "--json"},
+                      scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  auto validation = nlohmann::json::parse(run.out)["validation"];
+  EXPECT_TRUE(validation["ok"].get<bool>()) << validation.dump();
+  EXPECT_EQ(validation["argument_sets"], 2);
+  EXPECT_EQ(validation["compared_elements"], 16);
+  EXPECT_EQ(validation["checked"],
+            "2 argument sets, 16 finite output elements");
+
+  auto text = runRlopt({"graph", "run", fixture("small.hlo"), "--validate"},
+                       scratch.path());
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("validation: ok; compared 3 argument sets"),
+            std::string::npos)
+      << text.out;
+  auto bad = runRlopt({"graph", "run", fixture("small.hlo"), "--validate",
+                       "--argument-sets", "0"},
+                      scratch.path());
+  EXPECT_EQ(bad.exitCode, 2);
+}

@@ -127,8 +127,8 @@ const CommandGroup kGraph = {
      {"list", "[--json]", "passes and bundled graphs", runGraphList},
      {"run",
       "FILE|URI [--passes P,P,...] [--default-pipeline] [-o OUT]\n"
-      "[--reward R] [--observation O] [--env-config C] [--shaping]\n"
-      "[--json]",
+      "[--validate [--argument-sets N]] [--reward R] [--observation O]\n"
+      "[--env-config C] [--shaping] [--json]",
       "apply graph passes to a module", runGraphRun},
      {"eval",
       "--agent default|greedy|random:N|random-time:SECONDS|policy:PATH|\n"

@@ -12,6 +12,7 @@
 #include "rlopt/graph/GraphEnv.h"
 #include "rlopt/graph/GraphPass.h"
 #include "rlopt/graph/Printer.h"
+#include "rlopt/graph/RewriteCheck.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -118,10 +119,17 @@ int runGraphList(int argc, char **argv) {
 }
 
 int runGraphRun(int argc, char **argv) {
-  Args args({"passes", "output", "reward", "observation", "env-config"},
-            {"json", "default-pipeline", "shaping"});
+  Args args({"passes", "output", "reward", "observation", "env-config",
+             "argument-sets"},
+            {"json", "default-pipeline", "shaping", "validate"});
   if (auto error = args.parse(argc, argv, kFirstOption))
     return fail("graph run: " + *error);
+  std::string error;
+  graph::RewriteCheckOptions checkOptions;
+  checkOptions.argumentSets =
+      static_cast<int>(args.getInt("argument-sets", 3, 1, 100, error));
+  if (!error.empty())
+    return fail("graph run: " + error);
   if (args.positional().size() != 1)
     return fail("graph run: expected one graph (hlo://NAME or a file)");
   graph::GraphEnvConfig config;
@@ -161,6 +169,18 @@ int runGraphRun(int argc, char **argv) {
               {"episode_reward", (*env)->episodeReward()}};
   if (pipeline)
     out["D"] = *pipeline;
+  int exitCode = ExitOk;
+  if (args.has("validate")) {
+    // The original, as the episode started from it.
+    auto original = startEpisode(graph::GraphEnv::create(config), uri);
+    if (!original)
+      return fail(original.error().message);
+    graph::RewriteCheck check = graph::checkRewrite(
+        (*original)->module(), (*env)->module(), checkOptions);
+    out["validation"] = check.toJson();
+    if (!check.ok())
+      exitCode = ExitFailure;
+  }
   if (args.has("output"))
     if (Status written = writeFileAtomically(
             args.get("output"), graph::printModule((*env)->module()));
@@ -168,7 +188,7 @@ int runGraphRun(int argc, char **argv) {
       return fail(written.error().message, ExitFailure);
   if (args.has("json")) {
     std::cout << out.dump(2) << "\n";
-    return ExitOk;
+    return exitCode;
   }
   for (const auto &step : steps)
     std::printf("  %-28s %s  ops %lld\n",
@@ -180,7 +200,15 @@ int runGraphRun(int argc, char **argv) {
               static_cast<long long>((*env)->opCount()),
               pipeline ? std::to_string(*pipeline).c_str()
                        : pipeline.error().message.c_str());
-  return ExitOk;
+  if (out.contains("validation")) {
+    const json &validation = out["validation"];
+    std::printf("validation: %s; compared %s\n",
+                validation["ok"].get<bool>()
+                    ? "ok"
+                    : validation["errors"][0].get<std::string>().c_str(),
+                validation["checked"].get<std::string>().c_str());
+  }
+  return exitCode;
 }
 
 namespace {
