@@ -4,7 +4,9 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 
-.PHONY: all bootstrap configure build demo test bench format clean
+FUZZ_DIR ?= build-fuzz
+
+.PHONY: all bootstrap configure build demo test bench fuzz format clean
 
 all: build
 
@@ -27,6 +29,14 @@ test: build
 
 bench: build
 	./scripts/bench $(BUILD_DIR)
+
+# libFuzzer targets built with clang-19, ASan and UBSan, each run briefly
+# over its seed corpus (RLOPT_FUZZ_SECONDS, default 20).
+fuzz: bootstrap
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DCMAKE_CXX_COMPILER=clang++-19 -DRLOPT_FUZZ=ON
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	cd $(FUZZ_DIR) && ctest -L fuzz --output-on-failure
 
 format:
 	find include src tools tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i

@@ -94,6 +94,25 @@ TEST(Process, StdinIsEmpty) {
   EXPECT_TRUE(run->succeeded());
 }
 
+TEST(Process, StdinReadsTheFileGiven) {
+  auto dir = TempDir::create("rlopt-process-test");
+  ASSERT_TRUE(dir.ok()) << dir.error().message;
+  std::ofstream(dir->file("in.txt")) << "line one\nline two\n";
+  ProcessOptions options;
+  options.stdinPath = dir->file("in.txt");
+  auto run = runProcess({"cat"}, options);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  EXPECT_EQ(run->out, "line one\nline two\n");
+
+  options.stdinPath = dir->file("missing.txt");
+  auto missing = runProcess({"cat"}, options);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(contains(missing.error().message, "stdin"))
+      << missing.error().message;
+  EXPECT_TRUE(contains(missing.error().message, "missing.txt"))
+      << missing.error().message;
+}
+
 TEST(Process, RunsInTheWorkingDirectoryGiven) {
   auto dir = TempDir::create("rlopt-process-test");
   ASSERT_TRUE(dir.ok()) << dir.error().message;

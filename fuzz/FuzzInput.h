@@ -1,0 +1,34 @@
+// What the fuzz targets share: the input as text, and as a file for the
+// loaders that read one.
+#ifndef RLOPT_FUZZ_FUZZINPUT_H
+#define RLOPT_FUZZ_FUZZINPUT_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include <unistd.h>
+
+namespace rlopt::fuzz {
+
+inline std::string asText(const uint8_t *data, size_t size) {
+  return std::string(reinterpret_cast<const char *>(data), size);
+}
+
+/// Writes the input to a file of this process's own and returns its path;
+/// the file is rewritten for every input.
+inline std::string asFile(const uint8_t *data, size_t size,
+                          const char *extension) {
+  static const std::string path = "/tmp/rlopt-fuzz-" +
+                                  std::to_string(getpid()) + extension;
+  if (FILE *file = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(data, 1, size, file);
+    std::fclose(file);
+  }
+  return path;
+}
+
+} // namespace rlopt::fuzz
+
+#endif
