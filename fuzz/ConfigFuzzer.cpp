@@ -48,6 +48,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   read<agent::discrete::A2cConfig>(*json);
   read<agent::discrete::DqnConfig>(*json);
   read<agent::discrete::SacConfig>(*json);
-  read<agent::linalg::PpoConfig>(*json);
+  read<agent::PpoConfig>(*json);
   return 0;
 }

@@ -12,6 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   spaces.observation.shape = {56};
   spaces.action.nvec = {124};
   (void)agent::discrete::DiscretePolicy::load(path, spaces);
-  (void)agent::linalg::LinalgPolicy::load(path, linalg::ActionLayout{});
+  (void)agent::LinalgPolicy::load(path, linalg::ActionLayout{});
   return 0;
 }

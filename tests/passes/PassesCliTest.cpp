@@ -182,3 +182,21 @@ TEST(PassesCli, EvalSaysWhatValidationCheckedWithoutRunningWhenAsked) {
   EXPECT_EQ(bad.exitCode, 2);
   EXPECT_NE(bad.err.find("expected replay, run or auto"), std::string::npos);
 }
+
+TEST(PassesCli, TheShippedPolicyBeatsOzOnHeldOutPrograms) {
+  // kmp and fft are in the test split: the policy never trained on them.
+  ScratchDir scratch;
+  const std::string policy =
+      RLOPT_TEST_DATA "/../../data/policies/passes-ppo/policy.pt";
+  for (const std::string agent : {"policy:" + policy, "guided:8:" + policy}) {
+    RunResult eval = runRlopt({"passes", "eval", "benchmark://rlopt-v0/kmp",
+                               "benchmark://rlopt-v0/fft", "--agent", agent,
+                               "--out", (scratch / "e").string(), "--json"},
+                              scratch.path());
+    ASSERT_EQ(eval.exitCode, 0) << eval.err;
+    auto json = nlohmann::json::parse(eval.out);
+    EXPECT_EQ(json["summary"]["succeeded"], 2) << json.dump();
+    EXPECT_GT(json["summary"]["geomean_leaderboard"].get<double>(), 1.0)
+        << agent << ": " << json["summary"].dump();
+  }
+}

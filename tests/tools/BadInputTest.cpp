@@ -128,6 +128,15 @@ const std::vector<FileCase> kFileCases = {
     {"no_results",
      "func.func @f(%a: tensor<4xf32>) {\n  return\n}\n",
      {":1:", "returns nothing"}},
+    // MLIR 19's own parser crashes on this (mlir-opt-19 too); found by
+    // fuzz_mlir.
+    {"linalg_properties_not_a_dictionary",
+     "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+     "  %z = arith.constant 0.0 : f32\n"
+     "  %r = linalg.fill<3> ins(%z : f32) outs(%a : tensor<4xf32>) -> "
+     "tensor<4xf32>\n"
+     "  return %r : tensor<4xf32>\n}\n",
+     {":3:", "properties must be a dictionary"}},
     {"invalid_ir",
      "func.func @f(%a: tensor<4x5xf32>, %b: tensor<4x4xf32>) -> "
      "tensor<4x4xf32> {\n"

@@ -77,7 +77,7 @@ TrainingRun::open(const std::string &runDir, RunSettings settings,
     removeLeftoverTemporaries(saved);
 
   if (options.resume && fs::exists(path)) {
-    run->resumedArchive.emplace();
+    run->resumedArchive = std::make_unique<torch::serialize::InputArchive>();
     if (Status s = loadArchive(*run->resumedArchive, path, "checkpoint"); !s)
       return s.error();
     c10::IValue metaValue;

@@ -53,7 +53,7 @@ public:
   int lastIteration() const { return settings.iterations; }
   /// The checkpoint to resume from, or null on a fresh run.
   torch::serialize::InputArchive *resumed() {
-    return resumedArchive ? &*resumedArchive : nullptr;
+    return resumedArchive.get();
   }
   /// The algorithm's state saved with the checkpoint (null on a fresh run).
   const nlohmann::json &resumedState() const { return savedState; }
@@ -92,7 +92,9 @@ private:
   int64_t steps = 0;
   double elapsedBefore = 0; ///< seconds spent by the runs resumed from
   std::chrono::steady_clock::time_point start;
-  std::optional<torch::serialize::InputArchive> resumedArchive;
+  // A pointer, not std::optional: clang cannot instantiate an optional of
+  // an archive, whose copy constructor takes a non-const reference.
+  std::unique_ptr<torch::serialize::InputArchive> resumedArchive;
   nlohmann::json savedState;
   std::unique_ptr<ProgressBar> progress;
 };
