@@ -133,3 +133,9 @@ TEST(JsonTest, ResumedRunKeepsTheRecordsUpToItsCheckpoint) {
 }
 
 } // namespace
+
+TEST(JsonTest, AByteOrderMarkIsSkippedNotMistakenForAnEmptyConfig) {
+  auto json = parseJson("\xef\xbb\xbf{\"iterations\": 2}", "bom.json");
+  ASSERT_TRUE(json.ok()) << json.error().message;
+  EXPECT_EQ((*json)["iterations"], 2);
+}
