@@ -39,7 +39,7 @@ fuzz: bootstrap
 	cd $(FUZZ_DIR) && ctest -L fuzz --output-on-failure
 
 format:
-	find include src tools tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
+	find include src tools tests bench fuzz -name '*.cpp' -o -name '*.h' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD_DIR)

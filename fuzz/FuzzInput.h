@@ -20,8 +20,8 @@ inline std::string asText(const uint8_t *data, size_t size) {
 /// the file is rewritten for every input.
 inline std::string asFile(const uint8_t *data, size_t size,
                           const char *extension) {
-  static const std::string path = "/tmp/rlopt-fuzz-" +
-                                  std::to_string(getpid()) + extension;
+  static const std::string path =
+      "/tmp/rlopt-fuzz-" + std::to_string(getpid()) + extension;
   if (FILE *file = std::fopen(path.c_str(), "wb")) {
     std::fwrite(data, 1, size, file);
     std::fclose(file);
