@@ -52,9 +52,7 @@ public:
   int firstIteration() const { return resumedIteration + 1; }
   int lastIteration() const { return settings.iterations; }
   /// The checkpoint to resume from, or null on a fresh run.
-  torch::serialize::InputArchive *resumed() {
-    return resumedArchive.get();
-  }
+  torch::serialize::InputArchive *resumed() { return resumedArchive.get(); }
   /// The algorithm's state saved with the checkpoint (null on a fresh run).
   const nlohmann::json &resumedState() const { return savedState; }
   std::string checkpointPath() const { return dir + "/checkpoint.pt"; }
