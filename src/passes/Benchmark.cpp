@@ -8,6 +8,7 @@
 #include "rlopt/core/TempDir.h"
 #include "rlopt/passes/BenchmarkSpec.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -207,6 +208,22 @@ std::vector<std::string> BenchmarkLoader::installedDatasets() const {
       names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+Result<std::vector<std::string>>
+BenchmarkLoader::suitesSplit(const std::string &suites,
+                             const std::string &split) const {
+  std::vector<std::string> uris;
+  llvm::SmallVector<llvm::StringRef> items;
+  llvm::StringRef(suites).split(items, ',');
+  for (llvm::StringRef item : items) {
+    auto [suite, own] = item.trim().split(':');
+    auto some = suiteSplit(suite.str(), own.empty() ? split : own.str());
+    if (!some)
+      return some.error();
+    uris.insert(uris.end(), some->begin(), some->end());
+  }
+  return uris;
 }
 
 Result<std::vector<std::string>>

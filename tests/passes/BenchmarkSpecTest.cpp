@@ -205,6 +205,12 @@ TEST(Dataset, InstallsAllOrNothingAndLoadsByUri) {
   auto test = loader.suiteSplit("mini", "test");
   ASSERT_TRUE(test.ok()) << test.error().message;
   EXPECT_EQ(*test, std::vector<std::string>{"benchmark://mini/wordstat"});
+  // Several suites, each with its own split or the one given.
+  auto both = loader.suitesSplit("mini:train, rlopt-v0", "test");
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  EXPECT_EQ(both->front(), "benchmark://mini/rot13");
+  EXPECT_EQ(both->size(), 1 + loader.bundledSplit("test")->size());
+  EXPECT_FALSE(loader.suitesSplit("mini,nope", "all").ok());
 
   // The installed program loads from bitcode and still runs with its inputs.
   auto env = makeEnv(sources);

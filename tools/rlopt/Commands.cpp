@@ -103,7 +103,7 @@ const CommandGroup kPasses = {
       "[--episode-length N] [--json]",
       "search pass sequences for benchmarks", runPassesSearch},
      {"eval",
-      "(--suite rlopt-v0|DATASET [--split train|test|all] | URI...)\n"
+      "(--suite SUITE[:SPLIT],... [--split train|test|all] | URI...)\n"
       "--agent Oz|O3|greedy|random:N|random-time:SECONDS|policy:PATH|\n"
       "guided:K:PATH\n"
       "--out DIR [--episode-length N]\n"
@@ -111,7 +111,7 @@ const CommandGroup kPasses = {
       "evaluate an agent on benchmarks", runPassesEval},
      {"train",
       "--agent ppo|a2c|dqn|sac --out RUN [--config C] [--resume]\n"
-      "[--suite rlopt-v0|DATASET] [--split train] [--reward R]\n"
+      "[--suite SUITE[:SPLIT],...] [--split train] [--reward R]\n"
       "[--observation O] [--episode-length N] [--iterations N] [--seed S]",
       "train a pass-ordering agent", runPassesTrain},
      {"dataset", "<command> ...", "install programs of your own", nullptr,

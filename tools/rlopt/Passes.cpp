@@ -171,7 +171,7 @@ std::vector<std::string> suiteUris(const Args &args, std::string &error) {
   if (args.has("suite")) {
     passes::BenchmarkLoader loader(passesSources());
     auto bundled =
-        loader.suiteSplit(args.get("suite"), args.get("split", "all"));
+        loader.suitesSplit(args.get("suite"), args.get("split", "all"));
     if (!bundled) {
       error = bundled.error().message;
       return {};

@@ -38,7 +38,7 @@ int runPassesTrain(int argc, char **argv) {
   passes::BenchmarkLoader loader(sources);
   std::string split = args.get("split", "train");
   std::string suite = args.get("suite", "rlopt-v0");
-  auto uris = loader.suiteSplit(suite, split);
+  auto uris = loader.suitesSplit(suite, split);
   if (!uris)
     return fail(uris.error().message);
 

@@ -71,6 +71,10 @@ public:
   /// The same for any suite: rlopt-v0 or an installed dataset.
   Result<std::vector<std::string>> suiteSplit(const std::string &suite,
                                               const std::string &split) const;
+  /// The programs of a list of suites, `SUITE[:SPLIT],...`: each suite's
+  /// own split, else `split` (e.g. "rlopt-v0,csmith-train:all").
+  Result<std::vector<std::string>> suitesSplit(const std::string &suites,
+                                               const std::string &split) const;
   /// The installed datasets' names, sorted.
   std::vector<std::string> installedDatasets() const;
 
