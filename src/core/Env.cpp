@@ -36,4 +36,13 @@ std::optional<std::string> Env::whyOutsideSpace(const Action &action,
   return std::nullopt;
 }
 
+Result<double> Env::probe(const Action &action) const {
+  auto trial = fork();
+  StepResult step = trial->step(action);
+  if (auto error = step.info.find("error"); error != step.info.end())
+    return makeError(error->is_string() ? error->get<std::string>()
+                                        : error->dump());
+  return step.reward;
+}
+
 } // namespace rlopt

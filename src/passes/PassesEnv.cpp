@@ -321,6 +321,33 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   return copy;
 }
 
+Result<double> PassesEnv::probe(const Action &action) const {
+  RewardSpec spec = *parseReward(cfg.reward);
+  // Runtime is measured, not computed: the default fork and step.
+  if (ended || !current.module || spec.metric == "Runtime" ||
+      whyOutsideSpace(action, envSpaces.action))
+    return Env::probe(action);
+  int index = static_cast<int>(action.values[0]);
+  if (knownUnchanged[index])
+    return 0.0;
+  // The copy the step would run the pass on: the module read from its
+  // bitcode, so the pass sees what it would see in step().
+  auto copy = snapshot.empty() ? copyModule(*current.module)
+                               : readModuleBitcode(snapshot, current.uri);
+  if (!copy)
+    return copy.error();
+  auto ran = shared->runner->run(**copy, passActions()[index].pipelineText());
+  if (!ran) {
+    if (shared->runner->lastRunCrashed())
+      copy->release(); // its context may be corrupt (see step())
+    return ran.error();
+  }
+  auto value = measureMetric(**copy, spec.metric);
+  if (!value)
+    return value.error();
+  return (previousMetric - *value) / rewardScale;
+}
+
 /// After a pass the module carries history that its IR does not show and a
 /// copy would lack: counters that pick the suffix of the next clashing value
 /// name, dead constants left on use lists, attributes bitcode cannot hold
@@ -338,7 +365,7 @@ Status PassesEnv::reloadFromBitcode() {
 }
 
 Result<double> PassesEnv::measureMetric(const llvm::Module &module,
-                                        const std::string &metricName) {
+                                        const std::string &metricName) const {
   if (metricName == "IrInstructionCount")
     return static_cast<double>(instructionCount(module));
   if (metricName == "ObjectTextSizeBytes") {

@@ -297,3 +297,25 @@ TEST(PassesEnv, APassThatChangedNothingIsMaskedUntilTheModuleChanges) {
   StepResult repeat = plain->step(pass("mem2reg"));
   EXPECT_TRUE(repeat.obs.masks[0][mem2reg]);
 }
+
+TEST(PassesEnv, ProbeGivesTheRewardTheStepWouldWithoutMovingTheEpisode) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env->tryReset({"benchmark://rlopt-v0/qsort"}, 0).ok());
+  for (const char *taken : {"mem2reg", "mem2reg", "instcombine"}) {
+    std::string before = printModule(env->module());
+    for (int index = 0; index < static_cast<int>(passActions().size());
+         index += 7) {
+      Action action{{index}};
+      auto probed = env->probe(action);
+      StepResult stepped = env->fork()->step(action);
+      ASSERT_EQ(probed.ok(), !stepped.info.contains("error"))
+          << passActions()[index].name;
+      if (probed.ok())
+        EXPECT_DOUBLE_EQ(*probed, stepped.reward)
+            << passActions()[index].name << " after " << taken;
+    }
+    EXPECT_EQ(printModule(env->module()), before);
+    env->step(pass(taken));
+  }
+  EXPECT_FALSE(env->probe(Action{{-1}}).ok());
+}

@@ -58,6 +58,11 @@ public:
   const std::optional<Error> &lastError() const { return resetError; }
   virtual StepResult step(const Action &action) = 0;
   virtual std::unique_ptr<Env> fork() const = 0;
+  /// The reward `step(action)` would give, leaving this episode as it is:
+  /// what greedy search asks of every action. An action that would fail is
+  /// an Error. The default steps a fork; an environment may answer faster,
+  /// but always with the very reward the step would give.
+  virtual Result<double> probe(const Action &action) const;
 
 protected:
   /// What every environment says when step() is called with no episode

@@ -84,6 +84,9 @@ public:
                                uint64_t seed) override;
   StepResult step(const Action &action) override;
   std::unique_ptr<Env> fork() const override;
+  /// Runs the pass on a copy and measures it, without the bitcode round
+  /// trips a step makes to keep the episode replayable.
+  Result<double> probe(const Action &action) const override;
 
   /// Any observation space by name, as JSON (numbers, vectors or text).
   Result<nlohmann::json> observe(const std::string &space);
@@ -115,7 +118,7 @@ private:
   Observation observation();
   std::vector<uint8_t> actionMask() const;
   Result<double> measureMetric(const llvm::Module &module,
-                               const std::string &metricName);
+                               const std::string &metricName) const;
   Status reloadFromBitcode();
 
   PassesEnvConfig cfg;
