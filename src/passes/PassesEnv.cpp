@@ -160,15 +160,18 @@ Observation PassesEnv::observation() {
 }
 
 std::vector<uint8_t> PassesEnv::actionMask() const {
-  std::vector<uint8_t> mask(passActions().size(), 1);
+  const auto &actions = passActions();
+  std::vector<uint8_t> enabled(actions.size()), mask(actions.size());
+  for (size_t i = 0; i < actions.size(); ++i)
+    enabled[i] = actions[i].disabled.empty();
   if (!cfg.maskUnchangedPasses || knownUnchanged.empty())
-    return mask;
+    return enabled;
   for (size_t i = 0; i < mask.size(); ++i)
-    mask[i] = knownUnchanged[i] ? 0 : 1;
+    mask[i] = enabled[i] && !knownUnchanged[i];
   // When no pass changes the module any more, any may be chosen (and
   // changes nothing): the episode can still run to its length.
   if (std::find(mask.begin(), mask.end(), 1) == mask.end())
-    mask.assign(mask.size(), 1);
+    return enabled;
   return mask;
 }
 
@@ -223,6 +226,13 @@ StepResult PassesEnv::step(const Action &action) {
   }
   int index = static_cast<int>(action.values[0]);
   const std::string &pass = actions[index].name;
+  if (!actions[index].disabled.empty()) {
+    ended = true;
+    result = endWithError("pass '" + pass +
+                          "' is disabled: " + actions[index].disabled);
+    result.obs = observation();
+    return result;
+  }
   result.info["pass"] = pass;
   // Episodes are deterministic, so a pass that left this very module
   // unchanged would do so again: it is not run twice.
@@ -328,6 +338,8 @@ Result<double> PassesEnv::probe(const Action &action) const {
       whyOutsideSpace(action, envSpaces.action))
     return Env::probe(action);
   int index = static_cast<int>(action.values[0]);
+  if (!passActions()[index].disabled.empty())
+    return Env::probe(action); // the step's error
   if (knownUnchanged[index])
     return 0.0;
   // The copy the step would run the pass on: the module read from its

@@ -319,3 +319,28 @@ TEST(PassesEnv, ProbeGivesTheRewardTheStepWouldWithoutMovingTheEpisode) {
   }
   EXPECT_FALSE(env->probe(Action{{-1}}).ok());
 }
+
+TEST(PassesEnv, DisabledActionsKeepTheirIndexButAreMaskedAndRefused) {
+  // The attributors deduce different attributes from run to run on the same
+  // module; as actions they would break replay.
+  PassesEnvConfig unmasked;
+  unmasked.maskUnchangedPasses = false;
+  for (const PassesEnvConfig &config : {PassesEnvConfig{}, unmasked}) {
+    auto env = makeEnv(config);
+    auto obs = env->tryReset({"benchmark://rlopt-v0/mergesort"}, 0);
+    ASSERT_TRUE(obs.ok());
+    for (const char *name :
+         {"attributor-light", "attributor-cgscc", "attributor-light-cgscc"}) {
+      auto index = findPassAction(name);
+      ASSERT_TRUE(index.has_value()) << name;
+      EXPECT_FALSE(passActions()[*index].disabled.empty()) << name;
+      EXPECT_FALSE(obs->masks[0][*index]) << name;
+      EXPECT_FALSE(env->probe(pass(name)).ok()) << name;
+    }
+    StepResult refused = env->fork()->step(pass("attributor-light-cgscc"));
+    ASSERT_TRUE(refused.info.contains("error"));
+    EXPECT_NE(refused.info["error"].get<std::string>().find("disabled"),
+              std::string::npos);
+    EXPECT_TRUE(refused.terminated);
+  }
+}

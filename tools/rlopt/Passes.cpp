@@ -35,10 +35,14 @@ int runList(int argc, char **argv) {
                 {"observation_spaces", passes::kObservationSpaces},
                 {"reward_spaces", passes::kRewardSpaces},
                 {"benchmarks", loader.bundledUris()}};
-    for (const auto &action : actions)
-      out["actions"].push_back({{"name", action.name},
-                                {"level", action.level},
-                                {"purpose", action.purpose}});
+    for (const auto &action : actions) {
+      json entry = {{"name", action.name},
+                    {"level", action.level},
+                    {"purpose", action.purpose}};
+      if (!action.disabled.empty())
+        entry["disabled"] = action.disabled;
+      out["actions"].push_back(entry);
+    }
     for (const auto &excluded : passes::excludedPasses())
       out["excluded"].push_back(
           {{"passes", excluded.name}, {"reason", excluded.reason}});
@@ -46,9 +50,13 @@ int runList(int argc, char **argv) {
     return ExitOk;
   }
   std::printf("%zu actions (LLVM 19 new pass manager):\n", actions.size());
-  for (size_t i = 0; i < actions.size(); ++i)
+  for (size_t i = 0; i < actions.size(); ++i) {
     std::printf("  %3zu  %-34s %-9s %s\n", i, actions[i].name.c_str(),
                 actions[i].level.c_str(), actions[i].purpose.c_str());
+    if (!actions[i].disabled.empty())
+      std::printf("       disabled (always masked): %s\n",
+                  actions[i].disabled.c_str());
+  }
   std::printf("\nnot actions:\n");
   for (const auto &excluded : passes::excludedPasses())
     std::printf("  %s\n    why: %s\n", excluded.name.c_str(),

@@ -16,6 +16,9 @@ struct PassAction {
   /// The pipeline text that runs it when it differs from the name, e.g.
   /// instcombine without LLVM 19's fixpoint self-check (which aborts).
   std::string pipeline;
+  /// Why the action is always masked and refused, when it is: it keeps its
+  /// index, so trained policies still load, but never runs.
+  std::string disabled;
   const std::string &pipelineText() const {
     return pipeline.empty() ? name : pipeline;
   }
