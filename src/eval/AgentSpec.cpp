@@ -95,7 +95,7 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
   if (startsWith(text, kPolicy) && text.size() > std::string(kPolicy).size()) {
     spec.kind = Kind::Policy;
     spec.episodes = 1;
-    spec.policyPath = policyPathOf(text);
+    spec.policyPath = text.substr(std::string(kPolicy).size());
     return spec;
   }
   if (startsWith(text, kGuided) && choices.guided) {
@@ -125,14 +125,9 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text) {
 }
 
 std::string policyPathOf(const std::string &text) {
-  if (startsWith(text, kPolicy))
-    return text.substr(std::string(kPolicy).size());
-  if (startsWith(text, kGuided)) {
-    std::string rest = text.substr(std::string(kGuided).size());
-    size_t colon = rest.find(':');
-    return colon == std::string::npos ? "" : rest.substr(colon + 1);
-  }
-  return "";
+  // Every form that names a policy, parsed by the one grammar.
+  auto spec = AgentSpec::parse(text, {{}, false, true});
+  return spec && spec->kind == AgentSpec::Kind::Policy ? spec->policyPath : "";
 }
 
 } // namespace rlopt::eval

@@ -237,7 +237,6 @@ StepResult PassesEnv::step(const Action &action) {
   // Episodes are deterministic, so a pass that left this very module
   // unchanged would do so again: it is not run twice.
   bool knownNoOp = !knownUnchanged.empty() && knownUnchanged[index];
-  std::string before = knownNoOp ? "" : snapshot;
   auto changed = knownNoOp ? Result<bool>(false)
                            : shared->runner->run(*current.module,
                                                  actions[index].pipelineText());
@@ -254,6 +253,8 @@ StepResult PassesEnv::step(const Action &action) {
     return result;
   }
   if (!knownNoOp) {
+    // The bytes before the pass; reloadFromBitcode() replaces them.
+    std::string before = std::move(snapshot);
     if (Status reloaded = reloadFromBitcode(); !reloaded) {
       ended = true;
       result.terminated = true;
@@ -302,6 +303,11 @@ StepResult PassesEnv::step(const Action &action) {
   return result;
 }
 
+Result<IsolatedModule> PassesEnv::copyOfModule() const {
+  return snapshot.empty() ? copyModule(*current.module)
+                          : readModuleBitcode(snapshot, current.uri);
+}
+
 std::unique_ptr<Env> PassesEnv::fork() const {
   std::unique_ptr<PassesEnv> copy(new PassesEnv(cfg, shared));
   copy->current.uri = current.uri;
@@ -310,8 +316,7 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   // use lists in another order, and passes that walk them then transform the
   // fork differently from the parent.
   if (current.module) {
-    auto copied = snapshot.empty() ? copyModule(*current.module)
-                                   : readModuleBitcode(snapshot, current.uri);
+    auto copied = copyOfModule();
     if (copied)
       copy->current.module = copied.takeValue();
     else
@@ -344,8 +349,7 @@ Result<double> PassesEnv::probe(const Action &action) const {
     return 0.0;
   // The copy the step would run the pass on: the module read from its
   // bitcode, so the pass sees what it would see in step().
-  auto copy = snapshot.empty() ? copyModule(*current.module)
-                               : readModuleBitcode(snapshot, current.uri);
+  auto copy = copyOfModule();
   if (!copy)
     return copy.error();
   auto ran = shared->runner->run(**copy, passActions()[index].pipelineText());

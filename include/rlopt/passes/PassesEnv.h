@@ -120,6 +120,9 @@ private:
   Result<double> measureMetric(const llvm::Module &module,
                                const std::string &metricName) const;
   Status reloadFromBitcode();
+  /// An exact copy of the module in a context of its own: read from the
+  /// snapshot when there is one.
+  Result<IsolatedModule> copyOfModule() const;
 
   PassesEnvConfig cfg;
   std::shared_ptr<Shared> shared;
