@@ -98,7 +98,7 @@ TEST(GraphCli, PolicyIsEvaluatedInTheEnvItWasTrainedIn) {
                           scratch.path());
   ASSERT_EQ(trained.exitCode, 0) << trained.err;
 
-  // The observation with costs comes from the run's env.json.
+  // The observation with costs comes from the run's config.json.
   std::string graph = "hlo://torch_xla_neuron/gpt2_tp-1_n_layer-1";
   std::string agent = "policy:" + run + "/policy.pt";
   auto evaluated = runRlopt({"graph", "eval", "--agent", agent, graph, "--out",

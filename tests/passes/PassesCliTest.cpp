@@ -115,7 +115,7 @@ TEST(PassesCli, PolicyIsEvaluatedWithTheObservationItWasTrainedOn) {
                scratch.path());
   ASSERT_EQ(trained.exitCode, 0) << trained.err;
 
-  // passes eval has no --observation: the run's env.json supplies it.
+  // passes eval has no --observation: the run's config.json supplies it.
   RunResult evaluated = runRlopt(
       {"passes", "eval", "benchmark://rlopt-v0/crc32", "--agent",
        "policy:" + run + "/policy.pt", "--out", (scratch / "res").string()},
@@ -126,6 +126,19 @@ TEST(PassesCli, PolicyIsEvaluatedWithTheObservationItWasTrainedOn) {
   ASSERT_EQ(json["results"].size(), 1u);
   EXPECT_LE(json["results"][0]["passes"].size(), 4u)
       << "the episode length is the run's too";
+
+  // Runs of earlier versions kept the env settings in env.json.
+  auto runConfig = nlohmann::json::parse(readFile(run + "/config.json"));
+  ASSERT_TRUE(runConfig.contains("env"));
+  EXPECT_EQ(runConfig["env"]["observation"], "InstCount");
+  std::ofstream(run + "/env.json") << runConfig["env"].dump();
+  runConfig.erase("env");
+  std::ofstream(run + "/config.json") << runConfig.dump();
+  RunResult earlier = runRlopt({"passes", "eval", "benchmark://rlopt-v0/crc32",
+                                "--agent", "policy:" + run + "/policy.pt",
+                                "--out", (scratch / "res2").string()},
+                               scratch.path());
+  EXPECT_EQ(earlier.exitCode, 0) << earlier.err;
 }
 
 TEST(PassesCli, DatasetInstallThenEvaluateItsSuite) {

@@ -184,3 +184,24 @@ TEST_F(ReportCliTest, GnuplotMissing) {
 }
 
 } // namespace
+
+// Every trainer writes the same run directory, so a pass-ordering run is
+// drawn like a Linalg one.
+TEST_F(ReportCliTest, DrawsADiscreteTrainersRun) {
+  std::string config = (scratch / "ppo.json").string();
+  writeFile(config, R"({"algorithm": "ppo", "steps_per_iteration": 8,
+      "minibatch_size": 8, "epochs": 1, "iterations": 2,
+      "network": {"hidden": [8]}})");
+  std::string trainRun = (scratch / "passes-run").string();
+  RunResult trained = runRlopt({"passes", "train", "--config", config,
+                                "--episode-length", "4", "--out", trainRun},
+                               scratch.path());
+  ASSERT_EQ(trained.exitCode, 0) << trained.err;
+  RunResult run = runRlopt({"report", trainRun, "-o", output}, scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  EXPECT_NE(run.out.find("0 evaluation(s), 1 training run(s)"),
+            std::string::npos)
+      << run.out;
+  std::string html = readFile(output);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+}

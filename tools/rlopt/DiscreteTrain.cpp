@@ -1,7 +1,6 @@
 // What `rlopt passes train` and `rlopt graph train` share.
 #include "DiscreteTrain.h"
 
-#include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 
 #include <atomic>
@@ -16,27 +15,13 @@ namespace {
 std::atomic<bool> stopRequested{false};
 void requestStop(int) { stopRequested = true; }
 
-/// The env settings a run was trained with live beside its agent config; a
-/// resumed run must use the same ones. Returns an exit code.
-int writeOrCheckEnvJson(const std::string &runDir,
-                        const nlohmann::json &envJson, bool resume,
-                        int writeFailure) {
-  std::string path = runDir + "/env.json";
-  if (resume && std::filesystem::exists(path)) {
-    auto saved = readJsonFile(path);
-    if (!saved)
-      return fail(saved.error().message);
-    if (*saved != envJson)
-      return fail(path + ": the run was trained with " + saved->dump() +
-                  ", not " + envJson.dump());
-    return ExitOk;
-  }
+/// The run directory, created before anything else so that a path that
+/// cannot be one fails at once with exit code `writeFailure`.
+int createRunDirectory(const std::string &runDir, int writeFailure) {
   std::error_code ec;
   std::filesystem::create_directories(runDir, ec);
   if (ec)
     return fail(runDir + ": cannot create: " + ec.message(), writeFailure);
-  if (Status ok = writeFileAtomically(path, envJson.dump(2) + "\n"); !ok)
-    return fail(ok.error().message, writeFailure);
   return ExitOk;
 }
 
@@ -71,7 +56,7 @@ int trainDiscreteAgent(const std::string &command, const Args &args,
                        const std::string &headline) {
   std::string runDir = args.get("out");
   bool resume = args.has("resume");
-  if (int code = writeOrCheckEnvJson(runDir, envJson, resume, envWriteFailure))
+  if (int code = createRunDirectory(runDir, envWriteFailure))
     return code;
   std::vector<BenchmarkRef> benchmarks;
   for (const auto &uri : uris)
@@ -79,6 +64,7 @@ int trainDiscreteAgent(const std::string &command, const Args &args,
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
   agent::discrete::TrainOptions options;
+  options.env = envJson;
   options.resume = resume;
   options.stopRequested = &stopRequested;
   options.showProgress = true;

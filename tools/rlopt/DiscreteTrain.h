@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-// What `rlopt passes train` and `rlopt graph train` share: the agent config,
-// the run's env.json and the training run itself.
+// What `rlopt passes train` and `rlopt graph train` share: the agent config
+// and the training run itself.
 
 namespace rlopt::tool {
 
@@ -23,10 +23,11 @@ Result<agent::discrete::AgentConfig>
 readAgentConfig(const Args &args, const std::string &command);
 
 /// Trains on `uris` in the run directory --out (continued with --resume) and
-/// returns the exit code. The env settings `envJson` go to RUN/env.json; a
-/// resumed run must have the same ones (else exit 2), and `envWriteFailure`
-/// is the exit code when they cannot be written. Prints `headline`, then
-/// trains until done or until SIGINT or SIGTERM stops it with a checkpoint.
+/// returns the exit code. The env settings `envJson` go into RUN/config.json
+/// as "env"; a resumed run must have the same ones. `envWriteFailure` is the
+/// exit code when the run directory cannot be created. Prints `headline`,
+/// then trains until done or until SIGINT or SIGTERM stops it with a
+/// checkpoint.
 int trainDiscreteAgent(const std::string &command, const Args &args,
                        const agent::discrete::AgentConfig &config, Env &env,
                        const std::vector<std::string> &uris,

@@ -22,43 +22,67 @@ inline passes::BenchmarkSources passesSources() {
   return sources;
 }
 
-/// The env settings file that applies when option `fileOption` is not
-/// given: the `env.json` a training run wrote beside the policy of
-/// `--agent policy:RUN/policy.pt`, if there is one, so a policy is evaluated
-/// in the env it was trained in. Empty when none applies.
-inline std::string envSettingsFile(const Args &args,
-                                   const std::string &fileOption) {
-  if (fileOption.empty())
-    return "";
-  if (args.has(fileOption))
-    return args.get(fileOption);
+/// The env settings a training run recorded for the policy of
+/// `--agent policy:RUN/policy.pt` (RUN/config.json's "env", or RUN/env.json
+/// as runs of earlier versions wrote it), so a policy is evaluated in the
+/// env it was trained in; null when the agent is no such policy. The
+/// programs it trained on are left out. `where` names the file read.
+inline Result<nlohmann::json> trainedEnvSettings(const Args &args,
+                                                 std::string &where) {
   std::string policy = eval::policyPathOf(args.get("agent"));
   if (policy.empty())
-    return "";
-  std::filesystem::path runEnv =
-      std::filesystem::path(policy).parent_path() / "env.json";
+    return nlohmann::json();
+  std::filesystem::path run = std::filesystem::path(policy).parent_path();
+  nlohmann::json settings;
   std::error_code ec;
-  return std::filesystem::is_regular_file(runEnv, ec) ? runEnv.string() : "";
+  if (std::filesystem::is_regular_file(run / "config.json", ec)) {
+    where = (run / "config.json").string();
+    auto config = readJsonFile(where);
+    if (!config)
+      return config.error();
+    if (config->is_object() && config->contains("env"))
+      settings = (*config)["env"];
+  }
+  if (settings.is_null() &&
+      std::filesystem::is_regular_file(run / "env.json", ec)) {
+    where = (run / "env.json").string();
+    auto loaded = readJsonFile(where);
+    if (!loaded)
+      return loaded.error();
+    settings = *loaded;
+  }
+  if (settings.is_object()) {
+    settings.erase("suite");
+    settings.erase("split");
+  }
+  return settings;
 }
 
 /// Reads the env options the pass-ordering commands share into `config`: the
-/// JSON config file named by option `fileOption` (none when empty; see
-/// envSettingsFile), then --reward and --episode-length (at most
-/// `maxEpisodeLength`) over it. Returns a one-line message on error.
+/// JSON config file named by option `fileOption` (none when empty) or else
+/// the settings the policy was trained with (trainedEnvSettings), then
+/// --reward and --episode-length (at most `maxEpisodeLength`) over it.
+/// Returns a one-line message on error.
 template <typename Config>
 std::optional<std::string>
 readEnvOptions(const Args &args, const std::string &fileOption, Config &config,
                long maxEpisodeLength = 100000) {
-  if (std::string file = envSettingsFile(args, fileOption); !file.empty()) {
-    auto loaded = readJsonFile(file);
+  nlohmann::json settings;
+  std::string where;
+  if (!fileOption.empty() && args.has(fileOption)) {
+    where = args.get(fileOption);
+    auto loaded = readJsonFile(where);
     if (!loaded)
       return loaded.error().message;
-    // A run's env.json also records the programs it trained on.
-    if (!args.has(fileOption) && loaded->is_object()) {
-      loaded->erase("suite");
-      loaded->erase("split");
-    }
-    auto parsed = Config::fromJson(*loaded, file);
+    settings = *loaded;
+  } else if (!fileOption.empty()) {
+    auto trained = trainedEnvSettings(args, where);
+    if (!trained)
+      return trained.error().message;
+    settings = *trained;
+  }
+  if (!settings.is_null()) {
+    auto parsed = Config::fromJson(settings, where);
     if (!parsed)
       return parsed.error().message;
     config = *parsed;

@@ -46,11 +46,11 @@ int runPassesTrain(int argc, char **argv) {
                             {"reward", envConfig.reward},
                             {"episode_length", envConfig.episodeLength},
                             {"split", split}};
-  // Runs on the bundled suite keep the env.json they always had, so they
-  // resume.
+  // Runs on the bundled suite keep the env settings they always had, so
+  // they resume.
   if (suite != "rlopt-v0")
     envJson["suite"] = suite;
-  // Exits 2 when env.json cannot be written, as it always has.
+  // Exits 2 when the run directory cannot be created, as it always has.
   return trainDiscreteAgent(
       "passes train", args, *agentConfig, **env, *uris, envJson, ExitUsage,
       "passes train: " + agentConfig->algorithm() + " on " +

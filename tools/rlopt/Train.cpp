@@ -80,7 +80,8 @@ int runTrain(int argc, char **argv) {
                      "iter %d/%d  episodes %d  reward %.3f  geomean %.2fx  "
                      "entropy %.3f  pi %.3f  v %.3f%s  ETA %.0fs\n",
                      m.iteration, config.iterations, m.episodes, m.meanReward,
-                     m.geomeanSpeedup, m.entropy, m.policyLoss, m.valueLoss,
+                     m.geomeanSpeedup, m.learned("entropy"),
+                     m.learned("policy_loss"), m.learned("value_loss"),
                      validation, eta);
       });
   if (!status)

@@ -4,8 +4,8 @@
 // entropy terms.
 #include "rlopt/agent/discrete/A2c.h"
 
+#include "DiscreteRun.h"
 #include "EpisodeLoop.h"
-#include "TrainingRun.h"
 
 namespace rlopt::agent::discrete {
 
@@ -44,11 +44,11 @@ Status trainA2c(const A2cConfig &config, Env &env,
     return shape.error();
   if (benchmarks.empty())
     return makeError("no benchmarks to train on");
-  auto opened =
-      TrainingRun::open(runDir, RunSettings::of(config), *shape, options);
+  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
+                                  *shape, options);
   if (!opened)
     return opened.error();
-  TrainingRun &run = **opened;
+  DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
 
@@ -157,13 +157,13 @@ Status trainA2c(const A2cConfig &config, Env &env,
             std::chrono::duration<double>(Clock::now() - learnStart).count();
       }
     }
-    loop.reportInto(metrics);
+    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
     metrics.learning = {{"entropy", entropySum / updates},
                         {"policy_loss", policySum / updates},
                         {"value_loss", valueSum / updates}};
     metrics.learnSeconds = learnSeconds;
 
-    auto stop = run.endIteration(metrics, writeState);
+    auto stop = run.endIteration(metrics, episodes, writeState);
     if (!stop)
       return stop.error();
     if (*stop)

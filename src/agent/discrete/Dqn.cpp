@@ -5,10 +5,10 @@
 // both the exploration and the max to the allowed actions.
 #include "rlopt/agent/discrete/Dqn.h"
 
+#include "DiscreteRun.h"
 #include "EpisodeLoop.h"
 #include "Exploration.h"
 #include "ReplayBuffer.h"
-#include "TrainingRun.h"
 
 namespace rlopt::agent::discrete {
 
@@ -42,11 +42,11 @@ Status trainDqn(const DqnConfig &config, Env &env,
     return shape.error();
   if (benchmarks.empty())
     return makeError("no benchmarks to train on");
-  auto opened =
-      TrainingRun::open(runDir, RunSettings::of(config), *shape, options);
+  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
+                                  *shape, options);
   if (!opened)
     return opened.error();
-  TrainingRun &run = **opened;
+  DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
 
@@ -148,7 +148,7 @@ Status trainDqn(const DqnConfig &config, Env &env,
           copyParameters(*q, *target);
       }
     }
-    loop.reportInto(metrics);
+    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
     metrics.learning = {{"epsilon", epsilon}};
     if (updates) {
       metrics.learning["value_loss"] = lossSum / updates;
@@ -156,7 +156,7 @@ Status trainDqn(const DqnConfig &config, Env &env,
     }
     metrics.learnSeconds = learnSeconds;
 
-    auto stop = run.endIteration(metrics, writeState);
+    auto stop = run.endIteration(metrics, episodes, writeState);
     if (!stop)
       return stop.error();
     if (*stop)

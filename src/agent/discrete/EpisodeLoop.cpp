@@ -1,6 +1,7 @@
 #include "EpisodeLoop.h"
 
 #include <cmath>
+#include <utility>
 
 namespace rlopt::agent::discrete {
 
@@ -64,6 +65,7 @@ Result<AgentState> EpisodeLoop::reset(std::mt19937_64 &rng) {
   uint64_t seed = rng();
   episodeSteps = 0;
   episodeReturn = 0;
+  episodeActions.clear();
   auto start = Clock::now();
   auto obs = env.tryReset(*current, seed);
   environmentSeconds += secondsSince(start);
@@ -79,6 +81,7 @@ Result<LoopStep> EpisodeLoop::step(int64_t action) {
   ++episodeSteps;
   ++steps;
   episodeReturn += result.reward;
+  episodeActions.push_back(action);
 
   LoopStep step;
   step.reward = result.reward;
@@ -93,8 +96,12 @@ Result<LoopStep> EpisodeLoop::step(int64_t action) {
     return step;
 
   ++episodes;
-  if (result.info.contains("error"))
-    ++failures;
+  bool failed = result.info.contains("error");
+  failures += failed;
+  nlohmann::json record = {{"program", current->uri},
+                           {"actions", episodeActions},
+                           {"return", episodeReturn},
+                           {"failed", failed}};
   returnSum += episodeReturn;
   bestReturn =
       episodes == 1 ? episodeReturn : std::max(bestReturn, episodeReturn);
@@ -103,11 +110,13 @@ Result<LoopStep> EpisodeLoop::step(int64_t action) {
       speedup->get<double>() > 0) {
     logSpeedupSum += std::log(speedup->get<double>());
     ++speedups;
+    record["speedup"] = *speedup;
   }
+  finished.push_back(std::move(record));
   return step;
 }
 
-void EpisodeLoop::reportInto(IterationMetrics &metrics) {
+std::vector<nlohmann::json> EpisodeLoop::reportInto(IterationMetrics &metrics) {
   metrics.episodes = episodes;
   metrics.failures = failures;
   metrics.steps = steps;
@@ -118,6 +127,7 @@ void EpisodeLoop::reportInto(IterationMetrics &metrics) {
   episodes = failures = speedups = 0;
   steps = 0;
   returnSum = bestReturn = logSpeedupSum = environmentSeconds = 0;
+  return std::exchange(finished, {});
 }
 
 } // namespace rlopt::agent::discrete

@@ -36,8 +36,10 @@ public:
   Result<AgentState> reset(std::mt19937_64 &rng);
   Result<LoopStep> step(int64_t action);
 
-  /// Moves the episodes finished since the last call into `metrics`.
-  void reportInto(IterationMetrics &metrics);
+  /// Moves the statistics of the episodes finished since the last call
+  /// into `metrics`, and returns those episodes as episodes.jsonl records:
+  /// program, actions, return, failed and the speedup if measured.
+  std::vector<nlohmann::json> reportInto(IterationMetrics &metrics);
 
 private:
   Result<AgentState> toAgentState(const Observation &obs, bool ended) const;
@@ -51,6 +53,8 @@ private:
   const BenchmarkRef *current = nullptr;
   int episodeSteps = 0;
   double episodeReturn = 0;
+  std::vector<int64_t> episodeActions;
+  std::vector<nlohmann::json> finished;
 
   int episodes = 0, failures = 0;
   int64_t steps = 0;

@@ -4,8 +4,8 @@
 // clipped surrogate for several epochs over shuffled minibatches.
 #include "rlopt/agent/discrete/Ppo.h"
 
+#include "DiscreteRun.h"
 #include "EpisodeLoop.h"
-#include "TrainingRun.h"
 
 namespace rlopt::agent::discrete {
 
@@ -36,11 +36,11 @@ Status trainPpo(const PpoConfig &config, Env &env,
     return shape.error();
   if (benchmarks.empty())
     return makeError("no benchmarks to train on");
-  auto opened =
-      TrainingRun::open(runDir, RunSettings::of(config), *shape, options);
+  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
+                                  *shape, options);
   if (!opened)
     return opened.error();
-  TrainingRun &run = **opened;
+  DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
 
@@ -108,7 +108,7 @@ Status trainPpo(const PpoConfig &config, Env &env,
         state = std::move(step->next);
       }
     }
-    loop.reportInto(metrics);
+    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
     auto learnStart = Clock::now();
 
     // 2. Advantages by GAE(γ, λ), backwards through each episode.
@@ -186,7 +186,7 @@ Status trainPpo(const PpoConfig &config, Env &env,
     metrics.learnSeconds =
         std::chrono::duration<double>(Clock::now() - learnStart).count();
 
-    auto stop = run.endIteration(metrics, writeState);
+    auto stop = run.endIteration(metrics, episodes, writeState);
     if (!stop)
       return stop.error();
     if (*stop)

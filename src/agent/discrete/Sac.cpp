@@ -6,10 +6,10 @@
 // out of every sum.
 #include "rlopt/agent/discrete/Sac.h"
 
+#include "DiscreteRun.h"
 #include "EpisodeLoop.h"
 #include "Exploration.h"
 #include "ReplayBuffer.h"
-#include "TrainingRun.h"
 
 #include <cmath>
 
@@ -36,11 +36,11 @@ Status trainSac(const SacConfig &config, Env &env,
     return shape.error();
   if (benchmarks.empty())
     return makeError("no benchmarks to train on");
-  auto opened =
-      TrainingRun::open(runDir, RunSettings::of(config), *shape, options);
+  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
+                                  *shape, options);
   if (!opened)
     return opened.error();
-  TrainingRun &run = **opened;
+  DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
 
@@ -206,7 +206,7 @@ Status trainSac(const SacConfig &config, Env &env,
             std::chrono::duration<double>(Clock::now() - learnStart).count();
       }
     }
-    loop.reportInto(metrics);
+    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
     metrics.learning = {{"alpha", logAlpha.exp().item<double>()}};
     if (updates) {
       metrics.learning["value_loss"] = qLossSum / updates;
@@ -217,7 +217,7 @@ Status trainSac(const SacConfig &config, Env &env,
     }
     metrics.learnSeconds = learnSeconds;
 
-    auto stop = run.endIteration(metrics, writeState);
+    auto stop = run.endIteration(metrics, episodes, writeState);
     if (!stop)
       return stop.error();
     if (*stop)

@@ -34,6 +34,8 @@ Result<AgentConfig> AgentConfig::fromJson(const nlohmann::json &json,
   if (!json.is_object())
     return makeError(where + ": expected a JSON object");
   nlohmann::json fields = json;
+  // A run's config.json records its environment; the commands read it.
+  fields.erase("env");
   std::string name = PpoConfig::algorithm;
   if (json.contains("algorithm")) {
     if (!json["algorithm"].is_string())

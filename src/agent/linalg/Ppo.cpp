@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 namespace rlopt::agent {
@@ -159,13 +158,19 @@ double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
 Status
 trainPpo(const PpoConfig &config, const TrainOptions &options,
          const std::function<void(const IterationMetrics &)> &onIteration) {
-  namespace fs = std::filesystem;
   if (options.trainPrograms.empty())
     return makeError("no training programs");
-  std::error_code ec;
-  fs::create_directories(options.runDir, ec);
-  if (ec)
-    return makeError(options.runDir + ": cannot create the run directory");
+  RunSettings settings;
+  settings.config = config.toJson();
+  settings.iterations = config.iterations;
+  settings.checkpointEvery = config.checkpointEvery;
+  settings.stateFiles = {"checkpoint.pt", "optimizer.pt", "imitation.json"};
+  settings.stopRequested = options.stopRequested;
+  settings.onIteration = onIteration;
+  auto opened = TrainingRun::open(options.runDir, std::move(settings));
+  if (!opened)
+    return opened.error();
+  TrainingRun &run = **opened;
 
   // Environment processes first: they fork before LibTorch starts threads.
   linalg::ActionLayout layout = linalg::LinalgEnv(config.env).actionLayout();
@@ -180,12 +185,9 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     servers.push_back(std::move(*server));
   }
 
-  std::string checkpointPath = options.runDir + "/checkpoint.pt";
-  std::string optimizerPath = options.runDir + "/optimizer.pt";
-  std::string metricsPath = options.runDir + "/metrics.jsonl";
-  std::string episodesPath = options.runDir + "/episodes.jsonl";
-  std::string imitationPath = options.runDir + "/imitation.json";
-  bool resuming = options.resume && fs::exists(checkpointPath);
+  std::string checkpointPath = run.path("checkpoint.pt");
+  std::string optimizerPath = run.path("optimizer.pt");
+  bool resuming = options.resume && run.hasCheckpoint();
 
   // Demonstrations are measured in forked processes, also before LibTorch.
   std::vector<linalg::Demonstration> demonstrations;
@@ -218,13 +220,6 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       return s;
     return policy.save(checkpointPath, {{"iteration", iteration}});
   };
-  // A run killed while saving left its temporary files behind.
-  for (const std::string &path :
-       {checkpointPath, optimizerPath, options.runDir + "/policy.pt",
-        options.runDir + "/config.json", imitationPath})
-    removeLeftoverTemporaries(path);
-  int firstIteration = 1;
-  double elapsedBefore = 0; // training time of the run before a resume
   if (resuming) {
     nlohmann::json extra;
     auto loaded = LinalgPolicy::load(checkpointPath, layout, &extra);
@@ -241,7 +236,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     auto target = policy.parameters();
     for (size_t i = 0; i < source.size(); ++i)
       target[i].copy_(source[i]);
-    if (fs::exists(optimizerPath)) {
+    if (std::filesystem::exists(optimizerPath)) {
       torch::serialize::InputArchive archive;
       if (Status s = loadArchive(archive, optimizerPath, "optimizer state"); !s)
         return s;
@@ -254,29 +249,11 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     }
     // The saved state carries the rate it was saved with.
     setLearningRate(optimizer, config.learningRate);
-    firstIteration = extra.value("iteration", 0) + 1;
-    auto lastMetrics =
-        keepRecordsUpToIteration(metricsPath, firstIteration - 1);
-    if (!lastMetrics)
-      return lastMetrics.error();
-    elapsedBefore = lastMetrics->value(
-        nlohmann::json::json_pointer("/time/elapsed_s"), 0.0);
-    if (auto kept = keepRecordsUpToIteration(episodesPath, firstIteration - 1);
-        !kept)
-      return kept.error();
-  } else {
-    // A fresh run in a used directory: nothing of the old run may resume.
-    for (const std::string &path :
-         {checkpointPath, optimizerPath, imitationPath})
-      fs::remove(path, ec);
-    for (const std::string &path : {metricsPath, episodesPath})
-      if (Status s = writeFileAtomically(path, ""); !s)
-        return s;
-  }
-  if (Status s = writeFileAtomically(options.runDir + "/config.json",
-                                     config.toJson().dump(2) + "\n");
-      !s)
+    if (Status s = run.resumeAfter(extra.value("iteration", 0)); !s)
+      return s;
+  } else if (Status s = run.startFresh(); !s) {
     return s;
+  }
 
   if (!demonstrations.empty()) {
     ImitationOptions imitation;
@@ -295,8 +272,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
                        "nothing was saved");
     setLearningRate(optimizer, config.learningRate);
     report.collectSeconds = collectSeconds;
-    if (Status s =
-            writeFileAtomically(imitationPath, report.toJson().dump(2) + "\n");
+    if (Status s = writeFileAtomically(run.path("imitation.json"),
+                                       report.toJson().dump(2) + "\n");
         !s)
       return s;
     // Iteration 0: a resumed run does not clone again.
@@ -306,11 +283,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       options.onImitation(report);
   }
 
-  auto trainStart = Clock::now();
-  for (int iteration = firstIteration; iteration <= config.iterations;
+  for (int iteration = run.firstIteration(); iteration <= config.iterations;
        ++iteration) {
     // Stopped after cloning: checkpoint 0 is saved, --resume starts here.
-    if (options.stopRequested && options.stopRequested->load())
+    if (run.stopRequested())
       break;
     IterationMetrics m;
     m.iteration = iteration;
@@ -417,11 +393,11 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       }
     }
     if (updates) {
-      m.entropy = entropySum / updates;
-      m.policyLoss = policySum / updates;
-      m.valueLoss = valueSum / updates;
-      m.approxKl = klSum / updates;
-      m.clipFraction = clipSum / updates;
+      m.learning["entropy"] = entropySum / updates;
+      m.learning["policy_loss"] = policySum / updates;
+      m.learning["value_loss"] = valueSum / updates;
+      m.learning["approx_kl"] = klSum / updates;
+      m.learning["clip_fraction"] = clipSum / updates;
     }
     m.learnSeconds = secondsSince(learnStart);
 
@@ -436,34 +412,20 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         return evaluated.error();
       m.validationGeomean = geomeanSpeedup(evaluated->trajectories);
     }
-    m.elapsedSeconds = elapsedBefore + secondsSince(trainStart);
-
-    bool stopping = options.stopRequested && options.stopRequested->load();
-    {
-      std::ofstream metrics(metricsPath, std::ios::app);
-      metrics << m.toJson().dump() << "\n";
-      std::ofstream episodes(episodesPath, std::ios::app);
-      for (const Trajectory &t : trajectories)
-        episodes << nlohmann::json{{"iteration", iteration},
-                                   {"program", t.program},
-                                   {"schedule", t.schedule},
-                                   {"speedup", t.speedup},
-                                   {"failed", t.failed}}
-                        .dump()
-                 << "\n";
-    }
-    if (iteration % config.checkpointEvery == 0 ||
-        iteration == config.iterations || stopping) {
-      if (Status s = saveCheckpoint(iteration); !s)
-        return s;
-    }
-    if (onIteration)
-      onIteration(m);
-    if (stopping)
+    std::vector<nlohmann::json> episodes;
+    for (const Trajectory &t : trajectories)
+      episodes.push_back({{"program", t.program},
+                          {"schedule", t.schedule},
+                          {"speedup", t.speedup},
+                          {"failed", t.failed}});
+    auto stopped = run.endIteration(m, episodes, saveCheckpoint);
+    if (!stopped)
+      return stopped.error();
+    if (*stopped)
       break;
   }
-  if (Status s = policy.save(options.runDir + "/policy.pt",
-                             {{"config", config.toJson()}});
+  if (Status s =
+          policy.save(run.path("policy.pt"), {{"config", config.toJson()}});
       !s)
     return s;
   for (EnvServer &server : servers)

@@ -78,27 +78,4 @@ Result<PpoConfig> PpoConfig::load(const std::string &path) {
   return fromJson(*json, path);
 }
 
-nlohmann::json IterationMetrics::toJson() const {
-  nlohmann::json j = {{"iteration", iteration},
-                      {"episodes", episodes},
-                      {"failures", failures},
-                      {"steps", steps},
-                      {"mean_reward", meanReward},
-                      {"geomean_speedup", geomeanSpeedup},
-                      {"entropy", entropy},
-                      {"policy_loss", policyLoss},
-                      {"value_loss", valueLoss},
-                      {"approx_kl", approxKl},
-                      {"clip_fraction", clipFraction},
-                      {"time",
-                       {{"inference_s", inferenceSeconds},
-                        {"environment_s", environmentSeconds},
-                        {"compile_s", compileSeconds},
-                        {"learn_s", learnSeconds},
-                        {"elapsed_s", elapsedSeconds}}}};
-  if (validationGeomean >= 0)
-    j["validation_geomean_speedup"] = validationGeomean;
-  return j;
-}
-
 } // namespace rlopt::agent

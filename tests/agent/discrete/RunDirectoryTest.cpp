@@ -1,5 +1,6 @@
 // What a training run leaves in its directory and how it continues: the
-// documented files, identical metrics for identical seeds, a resumed run
+// documented files, every episode and the env's settings, identical metrics
+// for identical seeds, a resumed run
 // that carries on the iteration count exactly as an uninterrupted one, and
 // refusals of a changed config, another environment shape, or an
 // environment with several action heads.
@@ -8,9 +9,13 @@
 
 #include "rlopt/core/Json.h"
 
+#include <map>
+
 using namespace rlopt;
 using namespace rlopt::agent::discrete;
 using namespace rlopt::agent::discrete::testing;
+using rlopt::tool::testing::readFile;
+using rlopt::tool::testing::writeFile;
 
 namespace {
 
@@ -106,6 +111,80 @@ TEST(RunDirectory, HoldsConfigMetricsCheckpointAndPolicy) {
   }
   EXPECT_EQ(metrics[1]["total_steps"].get<int>(),
             metrics[0]["steps"].get<int>() + metrics[1]["steps"].get<int>());
+}
+
+TEST(RunDirectory, RecordsEveryEpisodeAndTheEnvironment) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  AgentConfig config = withIterations(tinyConfig("ppo"), 2);
+  TrainOptions options;
+  options.env = {{"observation", "counter"}, {"episode_length", 6}};
+  ASSERT_TRUE(trainFor(config, run, options).ok());
+
+  // config.json holds the env and still loads as the agent's config.
+  auto json = readJsonFile((run / "config.json").string());
+  ASSERT_TRUE(json.ok()) << json.error().message;
+  EXPECT_EQ((*json)["env"], options.env);
+  auto saved = AgentConfig::load((run / "config.json").string());
+  ASSERT_TRUE(saved.ok()) << saved.error().message;
+  EXPECT_EQ(saved->toJson(), config.toJson());
+
+  std::vector<nlohmann::json> metrics = readJsonLines(run / "metrics.jsonl");
+  std::vector<nlohmann::json> episodes = readJsonLines(run / "episodes.jsonl");
+  ASSERT_EQ(metrics.size(), 2u);
+  std::map<int, int> perIteration;
+  for (const nlohmann::json &e : episodes) {
+    SCOPED_TRACE(e.dump());
+    ++perIteration[e.value("iteration", 0)];
+    std::string program = e.value("program", "");
+    EXPECT_TRUE(program == "toy://a" || program == "toy://b");
+    ASSERT_TRUE(e["actions"].is_array());
+    EXPECT_EQ(e["actions"].size(), 6u) << "the counter's episodes last 6 steps";
+    for (const nlohmann::json &a : e["actions"])
+      EXPECT_TRUE(a.is_number_integer() && a.get<int>() >= 0 &&
+                  a.get<int>() < CounterEnv::kActions);
+    EXPECT_TRUE(e["return"].is_number());
+    EXPECT_EQ(e["failed"], false);
+  }
+  for (const nlohmann::json &m : metrics)
+    EXPECT_EQ(perIteration[m["iteration"].get<int>()],
+              m["episodes"].get<int>());
+}
+
+TEST(RunDirectory, ResumeRefusesAnotherEnvironmentAndReadsEnvJson) {
+  ScratchDir scratch;
+  nlohmann::json counter = {{"observation", "counter"}};
+  nlohmann::json other = {{"observation", "other"}};
+  TrainOptions first;
+  first.env = counter;
+  fs::path run = scratch / "run";
+  ASSERT_TRUE(trainFor(withIterations(tinyConfig("ppo"), 1), run, first).ok());
+  std::string config = readFile(run / "config.json");
+
+  TrainOptions resume;
+  resume.resume = true;
+  resume.env = other;
+  Status refused = trainFor(withIterations(tinyConfig("ppo"), 2), run, resume);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("env"), std::string::npos)
+      << refused.error().message;
+  EXPECT_EQ(readFile(run / "config.json"), config) << "the run's config lost";
+  resume.env = counter;
+  Status resumed = trainFor(withIterations(tinyConfig("ppo"), 2), run, resume);
+  ASSERT_TRUE(resumed.ok()) << resumed.error().message;
+
+  // Runs of earlier versions kept the env settings in env.json.
+  fs::path earlier = scratch / "earlier";
+  ASSERT_TRUE(trainFor(withIterations(tinyConfig("ppo"), 1), earlier).ok());
+  writeFile(earlier / "env.json", counter.dump());
+  resume.env = other;
+  refused = trainFor(withIterations(tinyConfig("ppo"), 2), earlier, resume);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("env"), std::string::npos);
+  resume.env = counter;
+  resumed = trainFor(withIterations(tinyConfig("ppo"), 2), earlier, resume);
+  ASSERT_TRUE(resumed.ok()) << resumed.error().message;
+  EXPECT_EQ(readJsonLines(earlier / "metrics.jsonl").size(), 2u);
 }
 
 TEST(RunDirectory, ResumeRefusesAnotherConfigButAllowsMoreIterations) {

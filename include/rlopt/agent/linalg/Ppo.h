@@ -1,6 +1,7 @@
 #ifndef RLOPT_AGENT_LINALG_PPO_H
 #define RLOPT_AGENT_LINALG_PPO_H
 
+#include "rlopt/agent/TrainingRun.h"
 #include "rlopt/agent/linalg/Imitation.h"
 #include "rlopt/agent/linalg/LinalgPolicy.h"
 #include "rlopt/linalg/EnvConfig.h"
@@ -46,19 +47,6 @@ struct PpoConfig {
   static Result<PpoConfig> load(const std::string &path);
 };
 
-/// What one iteration reports (one line of metrics.jsonl).
-struct IterationMetrics {
-  int iteration = 0;
-  int episodes = 0, failures = 0, steps = 0;
-  double meanReward = 0, geomeanSpeedup = 0;
-  double entropy = 0, policyLoss = 0, valueLoss = 0, approxKl = 0,
-         clipFraction = 0;
-  double validationGeomean = -1; ///< -1 when not evaluated this iteration
-  double inferenceSeconds = 0, environmentSeconds = 0, compileSeconds = 0,
-         learnSeconds = 0, elapsedSeconds = 0;
-  nlohmann::json toJson() const;
-};
-
 struct TrainOptions {
   std::string runDir;
   bool resume = false;
@@ -71,12 +59,12 @@ struct TrainOptions {
 };
 
 /// PPO (Schulman et al. 2017) as CleanRL writes it, over whole-program
-/// rollouts from `workers` environment processes. Writes config.json,
-/// metrics.jsonl (one line per iteration), episodes.jsonl (program, schedule
-/// and speedup of every episode), checkpoint.pt + optimizer.pt every
-/// `checkpointEvery` iterations and policy.pt at the end, and imitation.json
-/// when it clones the heuristic first; `resume` continues from the last
-/// checkpoint.
+/// rollouts from `workers` environment processes, into the run directory
+/// of every trainer (agent/TrainingRun.h): config.json, metrics.jsonl,
+/// episodes.jsonl (program, schedule and speedup of every episode),
+/// checkpoint.pt (the policy, naming its iteration) + optimizer.pt, and
+/// policy.pt at the end; imitation.json when it clones the heuristic first.
+/// `resume` continues from the last checkpoint.
 Status
 trainPpo(const PpoConfig &config, const TrainOptions &options,
          const std::function<void(const IterationMetrics &)> &onIteration);

@@ -1,28 +1,25 @@
-// The run directory every discrete trainer writes, and the bookkeeping
-// around its iterations:
-//   config.json    the config, with its "algorithm" (AgentConfig::load)
-//   metrics.jsonl  one IterationMetrics line per iteration
-//   checkpoint.pt  all a resumed run needs: every checkpointEvery
-//                  iterations, after the last one and when stopped
-//   policy.pt      the trained policy (DiscretePolicy::load)
-#ifndef RLOPT_SRC_AGENT_DISCRETE_TRAININGRUN_H
-#define RLOPT_SRC_AGENT_DISCRETE_TRAININGRUN_H
+// The discrete trainers' side of the run directory (agent/TrainingRun.h):
+// config.json holds the config with its "algorithm" (AgentConfig::load) and
+// the environment's settings; checkpoint.pt holds the networks, the
+// optimizers and the algorithm's state; policy.pt loads with
+// DiscretePolicy::load.
+#ifndef RLOPT_SRC_AGENT_DISCRETE_DISCRETERUN_H
+#define RLOPT_SRC_AGENT_DISCRETE_DISCRETERUN_H
 
+#include "rlopt/agent/TrainingRun.h"
 #include "rlopt/agent/discrete/Network.h"
 #include "rlopt/agent/discrete/Policy.h"
 #include "rlopt/agent/discrete/Training.h"
-#include "rlopt/core/Progress.h"
 
 #include <torch/torch.h>
 
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <random>
 
 namespace rlopt::agent::discrete {
 
-/// What TrainingRun needs of an algorithm's config; every config has these.
+/// What DiscreteRun needs of an algorithm's config; every config has these.
 struct RunSettings {
   std::string algorithm;
   nlohmann::json config; ///< the algorithm's config, with its "algorithm"
@@ -30,34 +27,38 @@ struct RunSettings {
   uint64_t seed = 0;
   NetworkConfig network;
 
-  template <typename Config> static RunSettings of(const Config &c) {
+  /// The config of `c` with the environment's settings `env` (if any).
+  template <typename Config>
+  static RunSettings of(const Config &c, const nlohmann::json &env) {
     nlohmann::json json = c.toJson();
     json["algorithm"] = Config::algorithm;
+    if (!env.is_null())
+      json["env"] = env;
     return {Config::algorithm, json,   c.iterations,
             c.checkpointEvery, c.seed, c.network};
   }
 };
 
-class TrainingRun {
+class DiscreteRun {
 public:
-  /// Creates `runDir` and writes config.json. With `options.resume` and a
+  /// Opens the run directory `runDir`. With `options.resume` and a
   /// checkpoint present, refuses it if it was written by another
-  /// algorithm, for another environment shape or with another config
-  /// (`iterations` and `checkpoint_every` may change).
-  static Result<std::unique_ptr<TrainingRun>> open(const std::string &runDir,
+  /// algorithm, for another environment shape or with another config or
+  /// environment (`iterations` and `checkpoint_every` may change).
+  static Result<std::unique_ptr<DiscreteRun>> open(const std::string &runDir,
                                                    RunSettings settings,
                                                    DiscreteShape shape,
                                                    const TrainOptions &options);
 
-  int firstIteration() const { return resumedIteration + 1; }
-  int lastIteration() const { return settings.iterations; }
+  int firstIteration() const { return run->firstIteration(); }
+  int lastIteration() const { return run->lastIteration(); }
   /// The checkpoint to resume from, or null on a fresh run.
   torch::serialize::InputArchive *resumed() { return resumedArchive.get(); }
   /// The algorithm's state saved with the checkpoint (null on a fresh run).
   const nlohmann::json &resumedState() const { return savedState; }
-  std::string checkpointPath() const { return dir + "/checkpoint.pt"; }
+  std::string checkpointPath() const { return run->path("checkpoint.pt"); }
   /// Environment steps before the current iteration.
-  int64_t totalSteps() const { return steps; }
+  int64_t totalSteps() const { return run->totalSteps(); }
 
   /// Seeds torch and returns the iteration's RNG. Seeding per iteration
   /// makes a resumed run draw what an uninterrupted one would have.
@@ -67,34 +68,26 @@ public:
   /// state as JSON.
   using StateWriter =
       std::function<nlohmann::json(torch::serialize::OutputArchive &)>;
-  /// Fills in the totals and times of `metrics`, appends its line,
-  /// checkpoints when due and reports progress. True when a stop was
-  /// requested.
+  /// Appends the iteration's lines and checkpoints when due
+  /// (TrainingRun::endIteration). True when a stop was requested.
   Result<bool> endIteration(IterationMetrics &metrics,
+                            const std::vector<nlohmann::json> &episodes,
                             const StateWriter &writeState);
 
   /// Writes policy.pt: `net` scores every action.
   Status savePolicy(Mlp net);
 
-  ~TrainingRun();
-
 private:
-  TrainingRun() = default;
+  DiscreteRun() = default;
   Status saveCheckpoint(int iteration, const StateWriter &writeState);
 
-  std::string dir;
+  std::unique_ptr<TrainingRun> run;
   RunSettings settings;
   DiscreteShape shape;
-  TrainOptions options;
-  int resumedIteration = 0;
-  int64_t steps = 0;
-  double elapsedBefore = 0; ///< seconds spent by the runs resumed from
-  std::chrono::steady_clock::time_point start;
   // A pointer, not std::optional: clang cannot instantiate an optional of
   // an archive, whose copy constructor takes a non-const reference.
   std::unique_ptr<torch::serialize::InputArchive> resumedArchive;
   nlohmann::json savedState;
-  std::unique_ptr<ProgressBar> progress;
 };
 
 /// Module parameters and buffers, and optimizer state, under `prefix`.

@@ -1,0 +1,210 @@
+#include "DiscreteRun.h"
+
+#include "PolicyImpl.h"
+#include "rlopt/agent/Archive.h"
+#include "rlopt/core/Json.h"
+
+#include <filesystem>
+
+namespace rlopt::agent::discrete {
+
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char *kCheckpointFormat = "rlopt-discrete-checkpoint";
+
+/// Config keys a resumed run may change: neither alters what is learned.
+bool mayChangeOnResume(const std::string &key) {
+  return key == "iterations" || key == "checkpoint_every";
+}
+
+/// "gamma: 0.99 in the checkpoint, 0.9 now", or empty if they agree.
+std::string firstDifference(const nlohmann::json &saved,
+                            const nlohmann::json &now) {
+  nlohmann::json keys = nlohmann::json::object();
+  for (const auto *object : {&saved, &now})
+    for (auto it = object->begin(); it != object->end(); ++it)
+      keys[it.key()] = true;
+  for (auto it = keys.begin(); it != keys.end(); ++it) {
+    const std::string &key = it.key();
+    nlohmann::json a = saved.value(key, nlohmann::json());
+    nlohmann::json b = now.value(key, nlohmann::json());
+    if (!mayChangeOnResume(key) && a != b)
+      return key + ": " + a.dump() + " in the checkpoint, " + b.dump() + " now";
+  }
+  return "";
+}
+
+/// Runs written before the environment's settings moved into config.json
+/// kept them in env.json: they count as the checkpoint's.
+Status addEnvOfEarlierRuns(nlohmann::json &savedConfig,
+                           const std::string &runDir) {
+  std::string path = runDir + "/env.json";
+  std::error_code ec;
+  if (savedConfig.contains("env") || !fs::is_regular_file(path, ec))
+    return Status::success();
+  auto env = readJsonFile(path);
+  if (!env)
+    return env.error();
+  savedConfig["env"] = *env;
+  return Status::success();
+}
+
+} // namespace
+
+Result<std::unique_ptr<DiscreteRun>>
+DiscreteRun::open(const std::string &runDir, RunSettings settings,
+                  DiscreteShape shape, const TrainOptions &options) {
+  agent::RunSettings files;
+  files.config = settings.config;
+  files.iterations = settings.iterations;
+  files.checkpointEvery = settings.checkpointEvery;
+  if (options.showProgress)
+    files.progressTitle = settings.algorithm;
+  files.stopRequested = options.stopRequested;
+  files.onIteration = options.onIteration;
+  auto opened = TrainingRun::open(runDir, std::move(files));
+  if (!opened)
+    return opened.error();
+  std::unique_ptr<DiscreteRun> run(new DiscreteRun());
+  run->run = std::move(*opened);
+  run->settings = std::move(settings);
+  run->shape = shape;
+  if (!options.resume || !run->run->hasCheckpoint()) {
+    if (Status s = run->run->startFresh(); !s)
+      return s.error();
+    return run;
+  }
+
+  std::string path = run->checkpointPath();
+  run->resumedArchive = std::make_unique<torch::serialize::InputArchive>();
+  if (Status s = loadArchive(*run->resumedArchive, path, "checkpoint"); !s)
+    return s.error();
+  c10::IValue metaValue;
+  if (!run->resumedArchive->try_read("meta", metaValue) ||
+      !metaValue.isString())
+    return makeError(path + ": not an rlopt checkpoint (no metadata)");
+  auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
+  if (meta.is_discarded() || meta.value("format", "") != kCheckpointFormat)
+    return makeError(path + ": not a discrete-agent checkpoint");
+  std::string algorithm = meta.value("algorithm", "");
+  if (algorithm != run->settings.algorithm)
+    return makeError(path + ": written by a " + algorithm +
+                     " run, but the config says " + run->settings.algorithm);
+  if (meta.value("observation_size", -1) != shape.observationSize ||
+      meta.value("action_count", -1) != shape.actionCount)
+    return makeError(path + ": trained with " +
+                     meta["observation_size"].dump() + " features and " +
+                     meta["action_count"].dump() +
+                     " actions; this environment has " +
+                     std::to_string(shape.observationSize) + " and " +
+                     std::to_string(shape.actionCount));
+  nlohmann::json &saved = meta["config"];
+  if (Status s = addEnvOfEarlierRuns(saved, runDir); !s)
+    return s.error();
+  std::string difference = firstDifference(saved, run->settings.config);
+  if (!difference.empty())
+    return makeError(path + ": written with another config (" + difference +
+                     "); resume with the run's config.json");
+  run->savedState = meta["state"];
+  if (Status s = run->run->resumeAfter(meta.value("iteration", 0)); !s)
+    return s.error();
+  return run;
+}
+
+std::mt19937_64 DiscreteRun::beginIteration(int iteration) {
+  uint64_t seed = settings.seed * 1000003 + iteration;
+  torch::manual_seed(seed);
+  return std::mt19937_64(seed);
+}
+
+Result<bool>
+DiscreteRun::endIteration(IterationMetrics &metrics,
+                          const std::vector<nlohmann::json> &episodes,
+                          const StateWriter &writeState) {
+  return run->endIteration(metrics, episodes, [&](int iteration) {
+    return saveCheckpoint(iteration, writeState);
+  });
+}
+
+Status DiscreteRun::saveCheckpoint(int iteration,
+                                   const StateWriter &writeState) {
+  torch::serialize::OutputArchive archive;
+  nlohmann::json state = writeState(archive);
+  nlohmann::json meta = {{"format", kCheckpointFormat},
+                         {"algorithm", settings.algorithm},
+                         {"config", settings.config},
+                         {"observation_size", shape.observationSize},
+                         {"action_count", shape.actionCount},
+                         {"iteration", iteration},
+                         {"total_steps", run->totalSteps()},
+                         {"elapsed_s", run->elapsedSeconds()},
+                         {"state", state}};
+  archive.write("meta", c10::IValue(meta.dump()));
+  return saveArchive(archive, checkpointPath(), "checkpoint");
+}
+
+Status DiscreteRun::savePolicy(Mlp net) {
+  auto impl = std::make_unique<DiscretePolicy::Impl>();
+  impl->net = net;
+  impl->shape = shape;
+  impl->network = settings.network;
+  impl->algorithm = settings.algorithm;
+  impl->config = settings.config;
+  return DiscretePolicy(std::move(impl)).save(run->path("policy.pt"));
+}
+
+void writeModule(torch::serialize::OutputArchive &archive,
+                 const std::string &prefix, const torch::nn::Module &module) {
+  for (const auto &item : module.named_parameters())
+    archive.write(prefix + "." + item.key(), item.value());
+  for (const auto &item : module.named_buffers())
+    archive.write(prefix + "." + item.key(), item.value(), /*is_buffer=*/true);
+}
+
+Status readModule(torch::serialize::InputArchive &archive,
+                  const std::string &prefix, torch::nn::Module &module,
+                  const std::string &where) {
+  torch::NoGradGuard noGrad;
+  auto read = [&](const std::string &key, torch::Tensor &target,
+                  bool isBuffer) -> Status {
+    torch::Tensor stored;
+    if (!archive.try_read(prefix + "." + key, stored, isBuffer) ||
+        !stored.sizes().equals(target.sizes()))
+      return makeError(where + ": " + prefix + "." + key +
+                       " is missing or has another shape");
+    target.copy_(stored);
+    return Status::success();
+  };
+  for (auto &item : module.named_parameters())
+    if (Status s = read(item.key(), item.value(), false); !s)
+      return s;
+  for (auto &item : module.named_buffers())
+    if (Status s = read(item.key(), item.value(), true); !s)
+      return s;
+  return Status::success();
+}
+
+void writeOptimizer(torch::serialize::OutputArchive &archive,
+                    const std::string &key,
+                    const torch::optim::Optimizer &optimizer) {
+  torch::serialize::OutputArchive nested;
+  optimizer.save(nested);
+  archive.write(key, nested);
+}
+
+Status readOptimizer(torch::serialize::InputArchive &archive,
+                     const std::string &key, torch::optim::Optimizer &optimizer,
+                     const std::string &where) {
+  torch::serialize::InputArchive nested;
+  if (!archive.try_read(key, nested))
+    return makeError(where + ": the checkpoint has no " + key + " state");
+  try {
+    optimizer.load(nested);
+  } catch (const c10::Error &) {
+    return makeError(where + ": the " + key + " state does not fit");
+  }
+  return Status::success();
+}
+
+} // namespace rlopt::agent::discrete
