@@ -78,9 +78,8 @@ std::optional<std::string> bitcastProblem(ElementType from, ElementType to);
 double bitcastElement(ElementType from, ElementType to, double x);
 
 /// Why `opcode` does not apply to elements of `type`, or nothing. Covers
-/// the unary, binary and ternary elementwise opcodes listed below.
+/// the unary and binary elementwise opcodes (Opcode.h).
 std::optional<std::string> elementwiseProblem(Opcode opcode, ElementType type);
-bool isUnaryElementwise(Opcode opcode);
 
 /// The unary op on floating-point elements as a plain function, so array
 /// loops choose it once; null for opcodes that are not floating-point ops.
