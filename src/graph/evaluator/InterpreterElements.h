@@ -2,8 +2,8 @@
 // element type, and the scalar meaning of every elementwise opcode. The
 // array loops and the compiled scalar computations both use these, so a
 // reducer computes exactly what the same op on arrays computes.
-#ifndef RLOPT_SRC_GRAPH_INTERPRETERELEMENTS_H
-#define RLOPT_SRC_GRAPH_INTERPRETERELEMENTS_H
+#ifndef RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERELEMENTS_H
+#define RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERELEMENTS_H
 
 #include "rlopt/graph/Attributes.h"
 #include "rlopt/graph/Opcode.h"
