@@ -57,3 +57,20 @@ TEST(Opcode, ArityFollowsXla) {
   EXPECT_EQ(opcodeArity(Opcode::BatchNormGrad), 5);
   EXPECT_EQ(opcodeArity(Opcode::Tuple), kVariadic);
 }
+
+// The interpreter, shape checks, cost analysis and passes all read these.
+TEST(Opcode, TraitsClassifyOpcodes) {
+  EXPECT_TRUE(isUnaryElementwise(Opcode::Exp));
+  EXPECT_TRUE(isElementwise(Opcode::Exp));
+  EXPECT_TRUE(isFloatOnly(Opcode::Exp));
+  EXPECT_TRUE(isTranscendental(Opcode::Exp));
+  EXPECT_FALSE(isUnaryElementwise(Opcode::Convert));
+  EXPECT_TRUE(isElementwise(Opcode::Convert));
+  EXPECT_TRUE(isBinaryElementwise(Opcode::ShiftLeft));
+  EXPECT_TRUE(isBitwise(Opcode::ShiftLeft));
+  EXPECT_FALSE(isCommutative(Opcode::ShiftLeft));
+  EXPECT_TRUE(isCommutative(Opcode::Multiply));
+  EXPECT_FALSE(isBinaryElementwise(Opcode::Compare));
+  EXPECT_FALSE(isElementwise(Opcode::Reshape));
+  EXPECT_EQ(opcodeTraits(Opcode::Tuple), kNoTraits);
+}

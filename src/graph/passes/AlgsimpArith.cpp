@@ -42,7 +42,7 @@ Instruction *simplify(Instruction &instruction, ModuleEditor &editor) {
   bool integral = isIntegral(&instruction);
   bool pred = instruction.shape().type() == ElementType::Pred;
 
-  if (isElementwiseBinary(opcode) && opcode != Opcode::Compare) {
+  if (isBinaryElementwise(opcode)) {
     Instruction *lhs = instruction.operand(0), *rhs = instruction.operand(1);
     if (!sameShape(lhs, &instruction) || !sameShape(rhs, &instruction))
       return nullptr;

@@ -8,74 +8,6 @@
 
 namespace rlopt::graph {
 
-bool isElementwiseUnary(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Abs:
-  case Opcode::Acos:
-  case Opcode::Acosh:
-  case Opcode::Asin:
-  case Opcode::Asinh:
-  case Opcode::Atan:
-  case Opcode::Atanh:
-  case Opcode::Cbrt:
-  case Opcode::Ceil:
-  case Opcode::Clz:
-  case Opcode::Convert:
-  case Opcode::Cos:
-  case Opcode::Cosh:
-  case Opcode::Erf:
-  case Opcode::Exp:
-  case Opcode::Expm1:
-  case Opcode::Floor:
-  case Opcode::Imag:
-  case Opcode::IsFinite:
-  case Opcode::Log:
-  case Opcode::Log1p:
-  case Opcode::Logistic:
-  case Opcode::Negate:
-  case Opcode::Not:
-  case Opcode::PopulationCount:
-  case Opcode::Real:
-  case Opcode::RoundNearestAfz:
-  case Opcode::RoundNearestEven:
-  case Opcode::Rsqrt:
-  case Opcode::Sign:
-  case Opcode::Sin:
-  case Opcode::Sinh:
-  case Opcode::Sqrt:
-  case Opcode::Tan:
-  case Opcode::Tanh:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool isElementwiseBinary(Opcode opcode) {
-  return isBinaryElementwise(opcode) || opcode == Opcode::Compare ||
-         opcode == Opcode::Complex;
-}
-
-bool isElementwise(Opcode opcode) {
-  return isElementwiseUnary(opcode) || isElementwiseBinary(opcode) ||
-         opcode == Opcode::Select || opcode == Opcode::Clamp;
-}
-
-bool isCommutative(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Add:
-  case Opcode::Multiply:
-  case Opcode::Maximum:
-  case Opcode::Minimum:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool isStaticArray(const Shape &shape) {
   if (!shape.isArray())
     return false;
@@ -450,8 +382,8 @@ std::optional<Opcode> binaryReducerOpcode(const Computation *computation) {
     return std::nullopt;
   const Instruction *root = computation->root();
   std::vector<Instruction *> params = computation->parameters();
-  if (params.size() != 2 || !isElementwiseBinary(root->opcode()) ||
-      root->opcode() == Opcode::Compare || root->shape().rank() != 0)
+  if (params.size() != 2 || !isBinaryElementwise(root->opcode()) ||
+      root->shape().rank() != 0)
     return std::nullopt;
   bool straight =
       root->operand(0) == params[0] && root->operand(1) == params[1];

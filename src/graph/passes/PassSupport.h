@@ -1,5 +1,5 @@
-// Helpers shared by the graph passes: opcode classes, constant matching,
-// literal and attribute text, small builders.
+// Helpers shared by the graph passes: constant matching, literal and
+// attribute text, small builders. Opcode classes are traits in Opcode.h.
 #ifndef RLOPT_SRC_GRAPH_PASSES_PASSSUPPORT_H
 #define RLOPT_SRC_GRAPH_PASSES_PASSSUPPORT_H
 
@@ -10,14 +10,6 @@
 #include <vector>
 
 namespace rlopt::graph {
-
-/// Ops computed element by element with no attributes beyond compare's
-/// direction (so they commute with data movement).
-bool isElementwiseUnary(Opcode opcode);
-bool isElementwiseBinary(Opcode opcode);
-bool isElementwise(Opcode opcode);
-/// add, multiply, maximum, minimum, and, or, xor.
-bool isCommutative(Opcode opcode);
 
 /// Every value of `from` is a value of `to` (pred -> anything, narrow
 /// integers widened, bf16/f16 -> f32/f64, f32 -> f64).

@@ -86,7 +86,7 @@ std::optional<std::vector<Group>> outputGroups(const Computation &reducer,
 Computation *sharedReducer(ModuleEditor &editor, const Computation &reducer,
                            size_t output, size_t count) {
   const Instruction *op = reducer.root()->operand(output);
-  if (!isElementwiseBinary(op->opcode()) || op->opcode() == Opcode::Compare)
+  if (!isBinaryElementwise(op->opcode()))
     return nullptr;
   const Instruction *lhs = op->operand(0), *rhs = op->operand(1);
   ElementType type = op->shape().type();

@@ -1,8 +1,8 @@
 // Flat row-major index arithmetic for the reference interpreter: every
 // data-movement op is a walk over a box of indices with one stride per
 // dimension on each side, so no op builds multi-indices per element.
-#ifndef RLOPT_SRC_GRAPH_INTERPRETERINDEXING_H
-#define RLOPT_SRC_GRAPH_INTERPRETERINDEXING_H
+#ifndef RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERINDEXING_H
+#define RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERINDEXING_H
 
 #include "InterpreterInternal.h"
 

@@ -1,8 +1,8 @@
 // Internals of the reference interpreter shared by its source files: the
 // runtime value, the evaluator of computations, and one entry point per
 // family of opcodes.
-#ifndef RLOPT_SRC_GRAPH_INTERPRETERINTERNAL_H
-#define RLOPT_SRC_GRAPH_INTERPRETERINTERNAL_H
+#ifndef RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERINTERNAL_H
+#define RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERINTERNAL_H
 
 #include "rlopt/graph/Interpreter.h"
 #include "rlopt/graph/Module.h"

@@ -2,8 +2,8 @@
 // element type, and the scalar meaning of every elementwise opcode. The
 // array loops and the compiled scalar computations both use these, so a
 // reducer computes exactly what the same op on arrays computes.
-#ifndef RLOPT_SRC_GRAPH_INTERPRETERELEMENTS_H
-#define RLOPT_SRC_GRAPH_INTERPRETERELEMENTS_H
+#ifndef RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERELEMENTS_H
+#define RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERELEMENTS_H
 
 #include "rlopt/graph/Attributes.h"
 #include "rlopt/graph/Opcode.h"
@@ -78,9 +78,8 @@ std::optional<std::string> bitcastProblem(ElementType from, ElementType to);
 double bitcastElement(ElementType from, ElementType to, double x);
 
 /// Why `opcode` does not apply to elements of `type`, or nothing. Covers
-/// the unary, binary and ternary elementwise opcodes listed below.
+/// the unary and binary elementwise opcodes (Opcode.h).
 std::optional<std::string> elementwiseProblem(Opcode opcode, ElementType type);
-bool isUnaryElementwise(Opcode opcode);
 
 /// The unary op on floating-point elements as a plain function, so array
 /// loops choose it once; null for opcodes that are not floating-point ops.

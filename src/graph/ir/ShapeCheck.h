@@ -3,8 +3,8 @@
 // declared one, and the attributes' ranges. Opcodes whose rules are not
 // modelled here (gather, scatter dimension numbers, convolution windows,
 // custom-call, collectives) pass.
-#ifndef RLOPT_SRC_GRAPH_SHAPECHECK_H
-#define RLOPT_SRC_GRAPH_SHAPECHECK_H
+#ifndef RLOPT_SRC_GRAPH_IR_SHAPECHECK_H
+#define RLOPT_SRC_GRAPH_IR_SHAPECHECK_H
 
 #include "rlopt/graph/Instruction.h"
 

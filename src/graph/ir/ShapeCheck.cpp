@@ -56,8 +56,8 @@ ElementType componentType(ElementType type) {
   return type;
 }
 
-// The result element type of a unary elementwise opcode, or nothing for
-// other opcodes.
+// The result element type of a unary elementwise opcode (reduce-precision
+// and copy included), or nothing for other opcodes.
 std::optional<ElementType> unaryResultType(Opcode opcode, ElementType operand) {
   switch (opcode) {
   case Opcode::IsFinite:
@@ -66,40 +66,12 @@ std::optional<ElementType> unaryResultType(Opcode opcode, ElementType operand) {
   case Opcode::Real:
   case Opcode::Imag:
     return componentType(operand);
-  case Opcode::Acos:
-  case Opcode::Acosh:
-  case Opcode::Asin:
-  case Opcode::Asinh:
-  case Opcode::Atan:
-  case Opcode::Atanh:
-  case Opcode::Cbrt:
-  case Opcode::Ceil:
-  case Opcode::Clz:
-  case Opcode::Cos:
-  case Opcode::Cosh:
-  case Opcode::Erf:
-  case Opcode::Exp:
-  case Opcode::Expm1:
-  case Opcode::Floor:
-  case Opcode::Log:
-  case Opcode::Log1p:
-  case Opcode::Logistic:
-  case Opcode::Negate:
-  case Opcode::Not:
-  case Opcode::PopulationCount:
   case Opcode::ReducePrecision:
-  case Opcode::RoundNearestAfz:
-  case Opcode::RoundNearestEven:
-  case Opcode::Rsqrt:
-  case Opcode::Sign:
-  case Opcode::Sin:
-  case Opcode::Sinh:
-  case Opcode::Sqrt:
-  case Opcode::Tan:
-  case Opcode::Tanh:
   case Opcode::Copy:
     return operand;
   default:
+    if (isUnaryElementwise(opcode))
+      return operand;
     return std::nullopt;
   }
 }

@@ -1,8 +1,8 @@
 // Internal: a position in HLO text with the lexical rules the parser shares
 // (trivia, names, integers, balanced raw values) and errors that carry
 // `source:line:col`.
-#ifndef RLOPT_SRC_GRAPH_TEXTCURSOR_H
-#define RLOPT_SRC_GRAPH_TEXTCURSOR_H
+#ifndef RLOPT_SRC_GRAPH_IR_TEXTCURSOR_H
+#define RLOPT_SRC_GRAPH_IR_TEXTCURSOR_H
 
 #include "rlopt/core/Result.h"
 #include "rlopt/graph/Shape.h"

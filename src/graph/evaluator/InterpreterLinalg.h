@@ -3,8 +3,8 @@
 // getrf, geqrf, orgqr, trsm). Matrices are the logical row-major matrices
 // of the values; the custom calls' column-major layouts only make the
 // library see those same matrices.
-#ifndef RLOPT_SRC_GRAPH_INTERPRETERLINALG_H
-#define RLOPT_SRC_GRAPH_INTERPRETERLINALG_H
+#ifndef RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERLINALG_H
+#define RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERLINALG_H
 
 #include "InterpreterInternal.h"
 

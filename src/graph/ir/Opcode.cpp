@@ -11,10 +11,12 @@ namespace {
 struct OpcodeInfo {
   std::string_view name;
   int arity;
+  OpcodeTraits traits;
 };
 
 constexpr std::array<OpcodeInfo, kNumOpcodes> kOpcodeInfo = {{
-#define RLOPT_HLO_OPCODE_INFO(Enumerator, Name, Arity) {Name, Arity},
+#define RLOPT_HLO_OPCODE_INFO(Enumerator, Name, Arity, Traits)                 \
+  {Name, Arity, Traits},
     RLOPT_HLO_OPCODES(RLOPT_HLO_OPCODE_INFO)
 #undef RLOPT_HLO_OPCODE_INFO
 }};
@@ -26,6 +28,11 @@ std::vector<std::pair<std::string_view, Opcode>> buildNameIndex() {
     index.emplace_back(kOpcodeInfo[i].name, static_cast<Opcode>(i));
   std::sort(index.begin(), index.end());
   return index;
+}
+
+// All of `traits`: a unary elementwise opcode is also elementwise.
+bool hasTraits(Opcode opcode, OpcodeTraits traits) {
+  return (kOpcodeInfo[opcodeIndex(opcode)].traits & traits) == traits;
 }
 
 } // namespace
@@ -59,27 +66,28 @@ const std::vector<std::string_view> &opcodeVocabulary() {
   return names;
 }
 
+OpcodeTraits opcodeTraits(Opcode opcode) {
+  return kOpcodeInfo[opcodeIndex(opcode)].traits;
+}
+
+bool isElementwise(Opcode opcode) { return hasTraits(opcode, kElementwise); }
+
+bool isUnaryElementwise(Opcode opcode) {
+  return hasTraits(opcode, kUnaryElementwise);
+}
+
 bool isBinaryElementwise(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Add:
-  case Opcode::Subtract:
-  case Opcode::Multiply:
-  case Opcode::Divide:
-  case Opcode::Remainder:
-  case Opcode::Maximum:
-  case Opcode::Minimum:
-  case Opcode::Power:
-  case Opcode::Atan2:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::ShiftLeft:
-  case Opcode::ShiftRightLogical:
-  case Opcode::ShiftRightArithmetic:
-    return true;
-  default:
-    return false;
-  }
+  return hasTraits(opcode, kBinaryElementwise);
+}
+
+bool isFloatOnly(Opcode opcode) { return hasTraits(opcode, kFloatOnly); }
+
+bool isBitwise(Opcode opcode) { return hasTraits(opcode, kBitwise); }
+
+bool isCommutative(Opcode opcode) { return hasTraits(opcode, kCommutative); }
+
+bool isTranscendental(Opcode opcode) {
+  return hasTraits(opcode, kTranscendental);
 }
 
 } // namespace rlopt::graph

@@ -287,60 +287,6 @@ double applyBinaryPred(Opcode opcode, double a, double b) {
   }
 }
 
-bool isFloatOnly(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Ceil:
-  case Opcode::Floor:
-  case Opcode::RoundNearestAfz:
-  case Opcode::RoundNearestEven:
-  case Opcode::Exp:
-  case Opcode::Expm1:
-  case Opcode::Log:
-  case Opcode::Log1p:
-  case Opcode::Logistic:
-  case Opcode::Sqrt:
-  case Opcode::Rsqrt:
-  case Opcode::Cbrt:
-  case Opcode::Tanh:
-  case Opcode::Sin:
-  case Opcode::Cos:
-  case Opcode::Tan:
-  case Opcode::Erf:
-  case Opcode::Acos:
-  case Opcode::Acosh:
-  case Opcode::Asin:
-  case Opcode::Asinh:
-  case Opcode::Atan:
-  case Opcode::Atanh:
-  case Opcode::Cosh:
-  case Opcode::Sinh:
-  case Opcode::IsFinite:
-  case Opcode::Real:
-  case Opcode::Imag:
-  case Opcode::Atan2:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool isBitwise(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Not:
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::PopulationCount:
-  case Opcode::Clz:
-  case Opcode::ShiftLeft:
-  case Opcode::ShiftRightLogical:
-  case Opcode::ShiftRightArithmetic:
-    return true;
-  default:
-    return false;
-  }
-}
-
 } // namespace
 
 bool isIntegral(ElementType type) {
@@ -552,20 +498,6 @@ UnaryFloatFunction unaryFloatFunction(Opcode opcode) {
     return zero;
   default:
     return nullptr;
-  }
-}
-
-bool isUnaryElementwise(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Abs:
-  case Opcode::Negate:
-  case Opcode::Sign:
-  case Opcode::Not:
-  case Opcode::PopulationCount:
-  case Opcode::Clz:
-    return true;
-  default:
-    return isFloatOnly(opcode) && opcode != Opcode::Atan2;
   }
 }
 

@@ -1,8 +1,8 @@
 // A called computation compiled for scalar arguments: reducers, sort
 // comparators and scatter combiners run once per element, so they run as a
 // flat list of steps over a slot array instead of through the interpreter.
-#ifndef RLOPT_SRC_GRAPH_INTERPRETERSCALARPROGRAM_H
-#define RLOPT_SRC_GRAPH_INTERPRETERSCALARPROGRAM_H
+#ifndef RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERSCALARPROGRAM_H
+#define RLOPT_SRC_GRAPH_EVALUATOR_INTERPRETERSCALARPROGRAM_H
 
 #include "rlopt/graph/Attributes.h"
 #include "rlopt/graph/Computation.h"

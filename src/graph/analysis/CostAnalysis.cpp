@@ -11,78 +11,17 @@ namespace {
 // An FMA counts as two floating-point operations, as in XLA.
 constexpr double kFmaFlops = 2;
 
-bool isTranscendental(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Exp:
-  case Opcode::Expm1:
-  case Opcode::Log:
-  case Opcode::Log1p:
-  case Opcode::Logistic:
-  case Opcode::Power:
-  case Opcode::Sqrt:
-  case Opcode::Rsqrt:
-  case Opcode::Cbrt:
-  case Opcode::Tanh:
-  case Opcode::Sin:
-  case Opcode::Cos:
-  case Opcode::Tan:
-  case Opcode::Atan2:
-  case Opcode::Erf:
-  case Opcode::Acos:
-  case Opcode::Acosh:
-  case Opcode::Asin:
-  case Opcode::Asinh:
-  case Opcode::Atan:
-  case Opcode::Atanh:
-  case Opcode::Cosh:
-  case Opcode::Sinh:
-    return true;
-  default:
-    return false;
-  }
-}
-
-// Elementwise ops XLA prices at one flop per output element.
+// Ops XLA prices at one flop per output element: the elementwise ones
+// that are not transcendental, and four more.
 bool isElementwiseFlop(Opcode opcode) {
   switch (opcode) {
-  case Opcode::Abs:
-  case Opcode::Add:
-  case Opcode::And:
   case Opcode::BitcastConvert:
-  case Opcode::Ceil:
-  case Opcode::Clamp:
-  case Opcode::Clz:
-  case Opcode::Compare:
-  case Opcode::Complex:
-  case Opcode::Convert:
-  case Opcode::Divide:
-  case Opcode::Floor:
-  case Opcode::Imag:
-  case Opcode::IsFinite:
-  case Opcode::Maximum:
-  case Opcode::Minimum:
   case Opcode::Mulhi:
-  case Opcode::Multiply:
-  case Opcode::Negate:
-  case Opcode::Not:
-  case Opcode::Or:
-  case Opcode::PopulationCount:
-  case Opcode::Real:
   case Opcode::ReducePrecision:
-  case Opcode::Remainder:
-  case Opcode::RoundNearestAfz:
-  case Opcode::RoundNearestEven:
-  case Opcode::Select:
-  case Opcode::ShiftLeft:
-  case Opcode::ShiftRightArithmetic:
-  case Opcode::ShiftRightLogical:
-  case Opcode::Sign:
   case Opcode::StochasticConvert:
-  case Opcode::Subtract:
-  case Opcode::Xor:
     return true;
   default:
-    return false;
+    return isElementwise(opcode) && !isTranscendental(opcode);
   }
 }
 
