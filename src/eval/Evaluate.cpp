@@ -35,6 +35,7 @@ nlohmann::json BenchmarkResult::toJson() const {
           {"gflops", gflops},
           {"percent_peak", percentPeak},
           {"gbps", gbps},
+          {"percent_bandwidth", percentBandwidth},
           {"externals", externalsJson()}};
 }
 
@@ -143,6 +144,9 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
     if (options.peakGflops > 0)
       result.percentPeak = 100 * result.gflops /
                            (options.peakGflops * options.env.measure.threads);
+    // Of one thread's bandwidth: more threads share the same memory.
+    if (options.bandwidthGbps > 0)
+      result.percentBandwidth = 100 * result.gbps / options.bandwidthGbps;
   }
 }
 

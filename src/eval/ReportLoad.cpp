@@ -114,6 +114,7 @@ Result<AgentRun> loadAgentRun(const std::string &directory) {
         read("gflops", r.gflops),
         read("percent_peak", r.percentPeak),
         read("gbps", r.gbps),
+        read("percent_bandwidth", r.percentBandwidth),
     });
     if (!status)
       return status.error();

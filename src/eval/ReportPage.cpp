@@ -352,7 +352,8 @@ Status evaluationSection(const ReportInputs &inputs, Page &page) {
       return s;
   }
 
-  // Chart 4: % of peak (compute-bound classes), GB/s (the others).
+  // Chart 4: % of peak (compute-bound classes) and % of bandwidth (the
+  // others), or GFLOP/s and GB/s when the results hold no roofline.
   std::vector<std::string> compute, memory;
   for (const std::string &c : classes)
     (isComputeBound(c) ? compute : memory).push_back(c);
@@ -389,21 +390,36 @@ Status evaluationSection(const ReportInputs &inputs, Page &page) {
       return s;
   }
   if (!memory.empty()) {
+    bool hasBandwidth = false;
+    for (const AgentRun &a : agents)
+      for (const BenchmarkResult &r : a.results)
+        hasBandwidth |= usable(r) && r.percentBandwidth > 0 &&
+                        !isComputeBound(r.benchmark.opClass);
+    double BenchmarkResult::*field = hasBandwidth
+                                         ? &BenchmarkResult::percentBandwidth
+                                         : &BenchmarkResult::gbps;
     std::vector<double> values;
     auto series = grouped(
         memory,
-        [](const AgentRun &a, const std::string &c) {
-          return classMean(a, c, &BenchmarkResult::gbps);
+        [&](const AgentRun &a, const std::string &c) {
+          return classMean(a, c, field);
         },
         values);
-    std::string setup = linearAxisFromZero(values) +
-                        xRange(-0.6, memory.size() - 0.4) +
-                        xtics(groupTics(memory), memory.size() > 8 ? 45 : 0) +
-                        "set ylabel 'GB/s'\n";
-    if (Status s = page.chart(
-            "GB/s, memory-bound classes",
-            "Mean bytes moved per second by the candidate, per class.", setup,
-            barPlot(series, 0));
+    std::string setup =
+        linearAxisFromZero(values) + xRange(-0.6, memory.size() - 0.4) +
+        xtics(groupTics(memory), memory.size() > 8 ? 45 : 0) +
+        (hasBandwidth ? "set ylabel '% of bandwidth'\nset format y '%g%%'\n"
+                      : "set ylabel 'GB/s'\n");
+    std::string note =
+        hasBandwidth
+            ? "Mean bytes moved per second by the candidate as a share of "
+              "one thread's STREAM triad bandwidth, per memory-bound class."
+            : "Mean bytes moved per second by the candidate, per class (the "
+              "results hold no bandwidth to compare with).";
+    if (Status s =
+            page.chart(hasBandwidth ? "% of bandwidth, memory-bound classes"
+                                    : "GB/s, memory-bound classes",
+                       note, setup, barPlot(series, 0));
         !s)
       return s;
   }

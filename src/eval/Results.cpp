@@ -73,7 +73,7 @@ Status writeResults(const std::string &dir,
   std::ostringstream csv;
   csv << "name,class,split,flops,bytes,baseline_ms,candidate_ms,"
          "baseline_spread,candidate_spread,speedup,correct,gflops,"
-         "percent_peak,gbps,schedule,error";
+         "percent_peak,gbps,percent_bandwidth,schedule,error";
   for (const std::string &name : externals)
     csv << ',' << name << "_ms," << name << "_spread," << name << "_correct,"
         << name << "_max_abs_error," << name << "_impl,candidate_vs_" << name
@@ -85,8 +85,8 @@ Status writeResults(const std::string &dir,
         << r.benchmark.bytes << ',' << r.baselineMs << ',' << r.candidateMs
         << ',' << r.baselineSpread << ',' << r.candidateSpread << ','
         << r.speedup << ',' << (r.correct ? "true" : "false") << ',' << r.gflops
-        << ',' << r.percentPeak << ',' << r.gbps << ',' << csvField(r.schedule)
-        << ',' << csvField(r.error);
+        << ',' << r.percentPeak << ',' << r.gbps << ',' << r.percentBandwidth
+        << ',' << csvField(r.schedule) << ',' << csvField(r.error);
     for (const std::string &name : externals) {
       const linalg::ExternalTiming *e = findExternal(r, name);
       if (!e) {
@@ -129,6 +129,7 @@ std::string summaryTable(const std::vector<BenchmarkResult> &results) {
   struct ClassStats {
     int count = 0, failed = 0;
     Geomean speedup;
+    Geomean roofline; ///< % of peak or of bandwidth, by the class's bound
     std::vector<Geomean> vsExternal;
   };
   std::map<std::string, ClassStats> byClass;
@@ -144,6 +145,10 @@ std::string summaryTable(const std::vector<BenchmarkResult> &results) {
         continue;
       }
       s->speedup.add(r.speedup);
+      double percent = isComputeBound(r.benchmark.opClass) ? r.percentPeak
+                                                           : r.percentBandwidth;
+      if (percent > 0)
+        s->roofline.add(percent);
       for (size_t e = 0; e < externals.size(); ++e)
         if (double ratio =
                 candidateVsExternal(r, findExternal(r, externals[e])))
@@ -152,8 +157,8 @@ std::string summaryTable(const std::vector<BenchmarkResult> &results) {
   }
   std::ostringstream out;
   char cell[64];
-  snprintf(cell, sizeof(cell), "%-18s %6s %7s %16s", "class", "count", "failed",
-           "geomean speedup");
+  snprintf(cell, sizeof(cell), "%-18s %6s %7s %16s %10s", "class", "count",
+           "failed", "geomean speedup", "roofline");
   out << cell;
   for (const std::string &name : externals) {
     snprintf(cell, sizeof(cell), " %10s", ("vs " + name).c_str());
@@ -161,8 +166,9 @@ std::string summaryTable(const std::vector<BenchmarkResult> &results) {
   }
   out << '\n';
   auto row = [&](const std::string &name, const ClassStats &s) {
-    snprintf(cell, sizeof(cell), "%-18s %6d %7d %16s", name.c_str(), s.count,
-             s.failed, s.speedup.text("%.2fx").c_str());
+    snprintf(cell, sizeof(cell), "%-18s %6d %7d %16s %10s", name.c_str(),
+             s.count, s.failed, s.speedup.text("%.2fx").c_str(),
+             s.roofline.text("%.1f%%").c_str());
     out << cell;
     // Significant digits: a naive candidate is hundreds of times slower.
     for (const Geomean &g : s.vsExternal) {
@@ -174,6 +180,8 @@ std::string summaryTable(const std::vector<BenchmarkResult> &results) {
   for (const auto &[name, stats] : byClass)
     row(name, stats);
   row("all", total);
+  out << "roofline: geomean % of the FP32 peak (compute-bound classes) or of "
+         "one thread's triad bandwidth (memory-bound)\n";
   if (!externals.empty())
     out << "vs X: geomean of X's time over the candidate's (> 1: the "
            "candidate is faster)\n";

@@ -83,6 +83,14 @@ protected:
                   1e-6 * row["speedup"].get<double>());
     }
     EXPECT_EQ(names, (std::set<std::string>{"matmul", "add", "chain"}));
+    // Memory-bound rows are put against this machine's bandwidth.
+    EXPECT_GT(json.value(
+                  nlohmann::json::json_pointer("/bandwidth_gbps_1thread"), 0.0),
+              0)
+        << json.dump(2);
+    for (const nlohmann::json &row : rows)
+      if (row.value("class", "") == "add")
+        EXPECT_GT(row.value("percent_bandwidth", 0.0), 0) << row.dump();
 
     std::vector<std::string> csv = splitLines(readFile(dir / "results.csv"));
     ASSERT_EQ(csv.size(), 4u) << "a header and three rows:\n"

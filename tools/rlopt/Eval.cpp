@@ -98,6 +98,7 @@ int runEval(int argc, char **argv) {
     return fail(args.get("suite") + ": no benchmark in split '" + split + "'");
 
   options.peakGflops = measure::measureFp32Peak().gflops;
+  options.bandwidthGbps = measure::measureTriadBandwidth().gbps;
   ProgressBar progress("eval " + options.agent.name(), benchmarks.size());
   auto evaluated = eval::evaluate(
       benchmarks, options, [&] { progress.update(0, ""); },
@@ -115,6 +116,7 @@ int runEval(int argc, char **argv) {
                          {"threads", threads},
                          {"seed", seed},
                          {"peak_gflops_1thread", options.peakGflops},
+                         {"bandwidth_gbps_1thread", options.bandwidthGbps},
                          {"rlopt_version", RLOPT_VERSION},
                          {"date", static_cast<long>(std::time(nullptr))}};
   auto wanted = [&](const char *name) {

@@ -33,6 +33,8 @@ struct BenchmarkResult {
   double gflops = 0;      ///< candidate FLOP rate
   double percentPeak = 0; ///< of threads x single-thread FMA peak
   double gbps = 0;        ///< candidate bytes moved per second
+  /// gbps as a share of the single-thread triad bandwidth (0 = unknown).
+  double percentBandwidth = 0;
   /// External baselines (LibTorch, oneDNN) timed in the same run.
   std::vector<linalg::ExternalTiming> externals;
 
@@ -45,6 +47,8 @@ struct EvalOptions {
   AgentSpec agent;
   linalg::EnvConfig env; ///< measurement, threads, cache, search knobs
   double peakGflops = 0; ///< single-thread FP32 peak; 0 = do not report %
+  /// Single-thread STREAM triad bandwidth in GB/s; 0 = do not report %.
+  double bandwidthGbps = 0;
   std::vector<std::string> baselines; ///< "torch", "onednn"
   uint64_t seed = 0;
 };
@@ -60,7 +64,7 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
              nullptr);
 
 /// Classes whose speed is reported as GFLOP/s and % of peak; the others as
-/// GB/s.
+/// GB/s and % of the memory bandwidth.
 bool isComputeBound(const std::string &opClass);
 
 /// results.json (with `meta`) and results.csv in `dir` (created if needed),

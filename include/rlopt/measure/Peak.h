@@ -1,6 +1,7 @@
 #ifndef RLOPT_MEASURE_PEAK_H
 #define RLOPT_MEASURE_PEAK_H
 
+#include <cstddef>
 #include <string>
 
 namespace rlopt::measure {
@@ -14,6 +15,18 @@ struct PeakResult {
 /// Runs independent FMA chains (enough to hide FMA latency) on one thread
 /// and reports the median FP32 GFLOP/s.
 PeakResult measureFp32Peak();
+
+struct BandwidthResult {
+  double gbps = 0;       ///< median over repeated runs
+  double spread = 0;     ///< relative IQR
+  size_t arrayBytes = 0; ///< size of each of the three arrays
+};
+
+/// STREAM's triad, a[i] = b[i] + s * c[i], on one thread over arrays well
+/// beyond the last-level cache: the memory bandwidth a single-threaded
+/// memory-bound kernel can reach, counting 12 bytes per float element as
+/// STREAM does (write-allocate traffic not counted).
+BandwidthResult measureTriadBandwidth();
 
 } // namespace rlopt::measure
 

@@ -1,0 +1,64 @@
+#include "rlopt/measure/Peak.h"
+
+#include "rlopt/measure/Timing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <unistd.h>
+#include <vector>
+
+namespace rlopt::measure {
+
+namespace {
+
+/// Each array is at least four times the last-level cache (read from the
+/// host, 32 MiB when it does not say) and at least 64 MiB, so every pass
+/// streams from memory.
+size_t triadArrayBytes() {
+  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (cache <= 0)
+    cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (cache <= 0)
+    cache = 32L << 20;
+  return std::max<size_t>(4 * static_cast<size_t>(cache), 64UL << 20);
+}
+
+// Not inlined into the timing loop, so the compiler cannot see that the
+// passes repeat and drop them.
+__attribute__((noinline)) void triad(float *__restrict a,
+                                     const float *__restrict b,
+                                     const float *__restrict c, float scalar,
+                                     size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    a[i] = b[i] + scalar * c[i];
+}
+
+} // namespace
+
+BandwidthResult measureTriadBandwidth() {
+  BandwidthResult result;
+  result.arrayBytes = triadArrayBytes();
+  size_t n = result.arrayBytes / sizeof(float);
+  // Written before timing, so page faults are not measured.
+  std::vector<float> a(n, 0.0f), b(n, 1.0f), c(n, 2.0f);
+  triad(a.data(), b.data(), c.data(), 3.0f, n); // warm-up
+  std::vector<double> gbps;
+  for (int run = 0; run < 7; ++run) {
+    auto start = std::chrono::steady_clock::now();
+    triad(a.data(), b.data(), c.data(), 3.0f, n);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    gbps.push_back(3.0 * n * sizeof(float) / seconds / 1e9);
+  }
+  // The result is used, so the passes cannot be dropped either.
+  volatile float sink = a[n / 2];
+  (void)sink;
+  SampleStats stats = summarize(gbps);
+  result.gbps = stats.medianMs; // median of the GB/s samples
+  result.spread = stats.spread;
+  return result;
+}
+
+} // namespace rlopt::measure
