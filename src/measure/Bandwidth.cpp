@@ -12,16 +12,18 @@ namespace rlopt::measure {
 
 namespace {
 
-/// Each array is at least four times the last-level cache (read from the
-/// host, 32 MiB when it does not say) and at least 64 MiB, so every pass
-/// streams from memory.
+/// Each array is twice the last-level cache (read from the host, 32 MiB
+/// when it does not say), so every pass streams from memory; at least
+/// 64 MiB, and at most 512 MiB, since some hosts report the L3 of a whole
+/// package of chiplets, hundreds of MiB, of which one core reaches a part.
 size_t triadArrayBytes() {
   long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
   if (cache <= 0)
     cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
   if (cache <= 0)
     cache = 32L << 20;
-  return std::max<size_t>(4 * static_cast<size_t>(cache), 64UL << 20);
+  return std::clamp<size_t>(2 * static_cast<size_t>(cache), 64UL << 20,
+                            512UL << 20);
 }
 
 // Not inlined into the timing loop, so the compiler cannot see that the
