@@ -144,3 +144,36 @@ TEST(GraphCli, RunValidatesTheResultOnTheInterpreter) {
                       scratch.path());
   EXPECT_EQ(bad.exitCode, 2);
 }
+
+// The roofline reward from a config that names the roofline: each step
+// reports the estimated time its reward is scaled from.
+TEST(GraphCli, RooflineRewardReportsTheEstimatedTime) {
+  ScratchDir scratch;
+  std::string config = (scratch.path() / "roofline.json").string();
+  std::ofstream(config)
+      << R"({"reward": "RooflineTime", "peak_gflops": 100, "bandwidth_gbps": 20})";
+  auto run =
+      runRlopt({"graph", "run", "hlo://torch_xla_neuron/simple_linear_model",
+                "--passes", "dce,algsimp", "--env-config", config, "--json"},
+               scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  auto json = nlohmann::json::parse(run.out);
+  ASSERT_EQ(json["steps"].size(), 2u) << run.out;
+  for (const auto &step : json["steps"]) {
+    ASSERT_TRUE(step.contains("estimated_s")) << step.dump();
+    EXPECT_GT(step["estimated_s"].get<double>(), 0);
+    EXPECT_LT(step["reward"].get<double>(), 0)
+        << "-(time now) / (time at start)";
+  }
+
+  // A config without a roofline gets this machine's; a bad one is refused.
+  std::ofstream(config) << R"({"reward": "RooflineTime", "peak_gflops": -1,
+      "bandwidth_gbps": 20})";
+  auto bad =
+      runRlopt({"graph", "run", "hlo://torch_xla_neuron/simple_linear_model",
+                "--passes", "dce", "--env-config", config},
+               scratch.path());
+  EXPECT_EQ(bad.exitCode, 2) << bad.err;
+  EXPECT_NE(bad.err.find("peak_gflops"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}

@@ -13,6 +13,7 @@
 #include "rlopt/graph/GraphPass.h"
 #include "rlopt/graph/Printer.h"
 #include "rlopt/graph/RewriteCheck.h"
+#include "rlopt/measure/Peak.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -39,6 +40,17 @@ std::optional<std::string> readGraphEnvOptions(const Args &args,
     config.observation = args.get("observation");
   if (args.has("shaping"))
     config.shaping = true;
+  // The roofline rewards time the graph on this machine unless the config
+  // names a roofline; a run records the one it used in its config.
+  if (config.usesRoofline() && config.roofline.gflops == 0 &&
+      config.roofline.gbps == 0) {
+    config.roofline.gflops = measure::measureFp32Peak().gflops;
+    config.roofline.gbps = measure::measureTriadBandwidth().gbps;
+    std::fprintf(stderr,
+                 "roofline of this machine: %.1f GFLOP/s, %.1f GB/s "
+                 "(rlopt peak)\n",
+                 config.roofline.gflops, config.roofline.gbps);
+  }
   return std::nullopt;
 }
 
@@ -155,6 +167,8 @@ int runGraphRun(int argc, char **argv) {
                      {"changed", step.info["changed"]},
                      {"op_count", step.info["op_count"]},
                      {"reward", step.reward}});
+    if (step.info.contains("estimated_s"))
+      steps.back()["estimated_s"] = step.info["estimated_s"];
   }
   if (args.has("default-pipeline")) {
     auto rounds = graph::runDefaultPipeline((*env)->mutableModule());

@@ -70,6 +70,31 @@ private:
 /// pass verifyModule.
 Result<Cost> analyzeCost(const Module &module);
 
+/// A machine's roofline, as `rlopt peak` measures it on one thread.
+struct Roofline {
+  double gflops = 0; ///< FP32 FMA peak, GFLOP/s
+  double gbps = 0;   ///< memory bandwidth, GB/s
+};
+
+/// A transcendental counted as this many flops in time estimates: about
+/// what a vectorized exp or log costs.
+constexpr double kFlopsPerTranscendental = 10;
+
+/// Bytes the instruction reads and writes: its operands and its result, as
+/// XLA's cost analysis counts bytes accessed. Nothing for instructions that
+/// only name or regroup values (parameter, constant, tuple,
+/// get-tuple-element, bitcast, after-all).
+double bytesAccessed(const Instruction &instruction);
+
+/// The module's estimated run time in seconds on `roofline`: over the entry
+/// computation's instructions, the sum of the larger of each one's FLOPs
+/// over the peak and its bytes over the bandwidth. Calls, loops (one trip),
+/// conditionals (the slowest branch) and async ops take the time of what
+/// they call. Unlike the op count, it does not reward leaving out a
+/// lowering whose ops are cheap, nor count a free reshape like a dot.
+/// Fails if the module does not verify or the roofline is not positive.
+Result<double> estimateSeconds(const Module &module, const Roofline &roofline);
+
 } // namespace rlopt::graph
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "rlopt/core/Env.h"
 #include "rlopt/core/Result.h"
+#include "rlopt/graph/CostAnalysis.h"
 #include "rlopt/graph/Module.h"
 
 #include <map>
@@ -22,8 +23,13 @@ struct GraphEnvConfig {
   std::string observation = "OpCount";
   /// "OpCount": the paper's reward, -(op count of the new state) / (op
   /// count at the start). "OpCountReduction": (previous - new) / start, whose
-  /// episode sum is the relative reduction.
+  /// episode sum is the relative reduction. "RooflineTime" and
+  /// "RooflineTimeReduction": the same over the run time estimated on the
+  /// machine's roofline (estimateSeconds), which needs `roofline`.
   std::string reward = "OpCount";
+  /// The roofline of the RooflineTime rewards: peak_gflops and
+  /// bandwidth_gbps in a config file, as `rlopt peak` measures them.
+  Roofline roofline;
   /// Adds the potential-based shaping gamma * phi(s') - phi(s) with
   /// phi(s) = -(FLOPs + 2 * transcendentals) / (the same at the start).
   bool shaping = false;
@@ -38,6 +44,9 @@ struct GraphEnvConfig {
   bool maskUnchangedPasses = true;
   /// Where `hlo://NAME` URIs are found: `DIR/NAME.hlo` or `DIR/NAME.txt`.
   std::string graphDir;
+
+  /// The reward is one of the RooflineTime ones.
+  bool usesRoofline() const;
 
   static Result<GraphEnvConfig> fromJson(const nlohmann::json &json,
                                          const std::string &where);
@@ -55,6 +64,9 @@ public:
                                uint64_t seed) override;
   StepResult step(const Action &action) override;
   std::unique_ptr<Env> fork() const override;
+
+  /// The run time estimated on the config's roofline; 0 without one.
+  double estimatedSeconds() const;
 
   /// Op count now, at the start, and after the default pipeline (D).
   int64_t opCount() const;
@@ -90,6 +102,7 @@ private:
   std::vector<uint8_t> knownUnchanged;
   int64_t initialOps = 0;
   double initialFlops = 0, initialTranscendentals = 0;
+  double initialSeconds = 0;
   double totalReward = 0;
   bool ended = true;
 };

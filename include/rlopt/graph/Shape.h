@@ -52,6 +52,9 @@ std::string_view elementTypeName(ElementType type);
 std::optional<ElementType> parseElementType(std::string_view name);
 
 bool isFloating(ElementType type);
+/// Bytes one element takes in memory, as XLA stores it unpacked: a byte
+/// for pred and the sub-byte types; 0 for token, opaque and tuple.
+int elementByteSize(ElementType type);
 bool isComplex(ElementType type);
 bool isSignedInteger(ElementType type);
 bool isUnsignedInteger(ElementType type);
@@ -99,6 +102,8 @@ public:
   int64_t elementCount() const;
   /// Elements over all array leaves of a tuple.
   int64_t elementCountRecursive() const;
+  /// Bytes of the array, or of every array inside a tuple.
+  int64_t byteSizeRecursive() const;
 
   /// Same element types and dimensions everywhere; layouts may differ.
   bool compatible(const Shape &other) const;

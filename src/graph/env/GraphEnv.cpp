@@ -79,8 +79,14 @@ template <typename Visit> void visitFields(GraphEnvConfig &c, Visit &&visit) {
   visit("shaping_gamma", c.shapingGamma);
   visit("episode_length", c.episodeLength);
   visit("mask_unchanged_passes", c.maskUnchangedPasses);
+  visit("peak_gflops", c.roofline.gflops);
+  visit("bandwidth_gbps", c.roofline.gbps);
 }
 } // namespace
+
+bool GraphEnvConfig::usesRoofline() const {
+  return reward == "RooflineTime" || reward == "RooflineTimeReduction";
+}
 
 Result<GraphEnvConfig> GraphEnvConfig::fromJson(const nlohmann::json &json,
                                                 const std::string &where) {
@@ -90,8 +96,15 @@ Result<GraphEnvConfig> GraphEnvConfig::fromJson(const nlohmann::json &json,
 }
 
 nlohmann::json GraphEnvConfig::toJson() const {
-  return configToJson(
+  nlohmann::json json = configToJson(
       *this, [](GraphEnvConfig &c, auto &&visit) { visitFields(c, visit); });
+  // Only the roofline rewards read it: other configs, and the runs that
+  // recorded them, stay as they were.
+  if (!usesRoofline()) {
+    json.erase("peak_gflops");
+    json.erase("bandwidth_gbps");
+  }
+  return json;
 }
 
 Result<std::unique_ptr<GraphEnv>>
@@ -99,9 +112,16 @@ GraphEnv::create(const GraphEnvConfig &config) {
   if (config.observation != "OpCount" && config.observation != "OpCountCost")
     return makeError("observation '" + config.observation +
                      "': expected OpCount or OpCountCost");
-  if (config.reward != "OpCount" && config.reward != "OpCountReduction")
+  if (config.reward != "OpCount" && config.reward != "OpCountReduction" &&
+      !config.usesRoofline())
     return makeError("reward '" + config.reward +
-                     "': expected OpCount or OpCountReduction");
+                     "': expected OpCount, OpCountReduction, RooflineTime or "
+                     "RooflineTimeReduction");
+  if (config.usesRoofline() &&
+      !(config.roofline.gflops > 0 && config.roofline.gbps > 0))
+    return makeError("reward '" + config.reward +
+                     "' needs peak_gflops and bandwidth_gbps above 0 "
+                     "(`rlopt peak` measures them)");
   if (config.episodeLength < 1)
     return makeError("episode_length must be at least 1");
   if (graphPasses().empty())
@@ -188,6 +208,7 @@ Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
   totalReward = 0;
   ended = false;
   initialOps = opCount();
+  initialSeconds = estimatedSeconds();
   Cost cost = costOrZero(current);
   initialFlops = cost.flops;
   initialTranscendentals = cost.transcendentals;
@@ -195,6 +216,13 @@ Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
 }
 
 int64_t GraphEnv::opCount() const { return countModuleOps(current).total; }
+
+double GraphEnv::estimatedSeconds() const {
+  if (!cfg.usesRoofline())
+    return 0;
+  auto seconds = estimateSeconds(current, cfg.roofline);
+  return seconds ? *seconds : 0;
+}
 
 Result<int64_t> GraphEnv::defaultPipelineOpCount() {
   auto path = resolve(uri);
@@ -268,6 +296,7 @@ StepResult GraphEnv::step(const Action &action) {
   const GraphPass &pass = passes[index];
   result.info["pass"] = pass.name;
   int64_t before = opCount();
+  double secondsBefore = cfg.usesRoofline() ? estimatedSeconds() : 0;
   double potentialBefore = cfg.shaping ? potential() : 0;
   // A pass that left this very graph unchanged would do so again.
   Result<bool> changed =
@@ -289,9 +318,18 @@ StepResult GraphEnv::step(const Action &action) {
   else
     knownUnchanged[index] = 1;
   int64_t after = opCount();
-  double scale = initialOps > 0 ? static_cast<double>(initialOps) : 1;
-  result.reward =
-      cfg.reward == "OpCount" ? -after / scale : (before - after) / scale;
+  if (cfg.usesRoofline()) {
+    double secondsAfter = estimatedSeconds();
+    double scale = initialSeconds > 0 ? initialSeconds : 1;
+    result.reward = cfg.reward == "RooflineTime"
+                        ? -secondsAfter / scale
+                        : (secondsBefore - secondsAfter) / scale;
+    result.info["estimated_s"] = secondsAfter;
+  } else {
+    double scale = initialOps > 0 ? static_cast<double>(initialOps) : 1;
+    result.reward =
+        cfg.reward == "OpCount" ? -after / scale : (before - after) / scale;
+  }
   if (cfg.shaping)
     result.reward += cfg.shapingGamma * potential() - potentialBefore;
   totalReward += result.reward;

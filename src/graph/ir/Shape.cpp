@@ -63,6 +63,33 @@ std::optional<ElementType> parseElementType(std::string_view name) {
   return std::nullopt;
 }
 
+int elementByteSize(ElementType type) {
+  switch (type) {
+  case ElementType::S16:
+  case ElementType::U16:
+  case ElementType::F16:
+  case ElementType::BF16:
+    return 2;
+  case ElementType::S32:
+  case ElementType::U32:
+  case ElementType::F32:
+    return 4;
+  case ElementType::S64:
+  case ElementType::U64:
+  case ElementType::F64:
+  case ElementType::C64:
+    return 8;
+  case ElementType::C128:
+    return 16;
+  case ElementType::Token:
+  case ElementType::Opaque:
+  case ElementType::Tuple:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
 bool isFloating(ElementType type) {
   switch (type) {
   case ElementType::F16:
@@ -187,6 +214,15 @@ int64_t Shape::elementCountRecursive() const {
   for (const Shape &element : elements)
     count += element.elementCountRecursive();
   return count;
+}
+
+int64_t Shape::byteSizeRecursive() const {
+  if (!isTuple())
+    return elementCount() * elementByteSize(elementType);
+  int64_t bytes = 0;
+  for (const Shape &element : elements)
+    bytes += element.byteSizeRecursive();
+  return bytes;
 }
 
 bool Shape::compatible(const Shape &other) const {
