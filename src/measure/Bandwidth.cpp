@@ -1,9 +1,8 @@
 #include "rlopt/measure/Peak.h"
 
-#include "rlopt/measure/Timing.h"
+#include "RateSamples.h"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <unistd.h>
 #include <vector>
@@ -45,20 +44,13 @@ BandwidthResult measureTriadBandwidth() {
   // Written before timing, so page faults are not measured.
   std::vector<float> a(n, 0.0f), b(n, 1.0f), c(n, 2.0f);
   triad(a.data(), b.data(), c.data(), 3.0f, n); // warm-up
-  std::vector<double> gbps;
-  for (int run = 0; run < 7; ++run) {
-    auto start = std::chrono::steady_clock::now();
+  SampleStats stats = billionsPerSecond(7, 3.0 * n * sizeof(float), [&] {
     triad(a.data(), b.data(), c.data(), 3.0f, n);
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    gbps.push_back(3.0 * n * sizeof(float) / seconds / 1e9);
-  }
+  });
   // The result is used, so the passes cannot be dropped either.
   volatile float sink = a[n / 2];
   (void)sink;
-  SampleStats stats = summarize(gbps);
-  result.gbps = stats.medianMs; // median of the GB/s samples
+  result.gbps = stats.medianMs; // the median GB/s
   result.spread = stats.spread;
   return result;
 }

@@ -1,6 +1,6 @@
 #include "rlopt/measure/Peak.h"
 
-#include "rlopt/measure/Timing.h"
+#include "RateSamples.h"
 
 #include <immintrin.h>
 
@@ -62,18 +62,10 @@ PeakResult measureFp32Peak() {
     return result;
   }
   volatile float sink = loop(kIterations / 100); // warm-up
-  std::vector<double> gflops;
-  for (int run = 0; run < 7; ++run) {
-    auto start = std::chrono::steady_clock::now();
-    sink = loop(kIterations);
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    gflops.push_back(2.0 * lanes * kChains * kIterations / seconds / 1e9);
-  }
+  SampleStats stats = billionsPerSecond(7, 2.0 * lanes * kChains * kIterations,
+                                        [&] { sink = loop(kIterations); });
   (void)sink;
-  SampleStats stats = summarize(gflops);
-  result.gflops = stats.medianMs; // median of the GFLOP/s samples
+  result.gflops = stats.medianMs; // the median GFLOP/s
   result.spread = stats.spread;
   return result;
 }

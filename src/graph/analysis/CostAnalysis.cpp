@@ -1,5 +1,6 @@
 #include "rlopt/graph/CostAnalysis.h"
 
+#include "CalleesFirst.h"
 #include "rlopt/graph/Verifier.h"
 
 #include <algorithm>
@@ -159,28 +160,15 @@ Cost CostAnalysis::computationCost(const Computation &computation) {
   if (auto it = computationCosts.find(&computation);
       it != computationCosts.end())
     return it->second;
-  // Cost callees before callers, iteratively: a long call chain must not
-  // exhaust the stack. The verifier rules out call cycles.
-  std::vector<std::pair<const Computation *, bool>> stack{
-      {&computation, false}};
-  while (!stack.empty()) {
-    auto [current, calleesDone] = stack.back();
-    stack.pop_back();
-    if (computationCosts.count(current))
-      continue;
-    if (!calleesDone) {
-      stack.emplace_back(current, true);
-      for (const auto &instruction : current->instructions())
-        for (const Computation *callee : instruction->calledComputations())
-          if (!computationCosts.count(callee))
-            stack.emplace_back(callee, false);
-      continue;
-    }
-    Cost total;
-    for (const auto &instruction : current->instructions())
-      total += instructionCost(*instruction);
-    computationCosts[current] = total;
-  }
+  forEachCalleeFirst(
+      computation,
+      [&](const Computation *c) { return computationCosts.count(c) > 0; },
+      [&](const Computation *c) {
+        Cost total;
+        for (const auto &instruction : c->instructions())
+          total += instructionCost(*instruction);
+        computationCosts[c] = total;
+      });
   return computationCosts[&computation];
 }
 

@@ -1,12 +1,12 @@
 // A module's run time estimated from its FLOPs and bytes on a roofline:
 // each instruction is bound either by the FMA units or by memory.
 #include "rlopt/graph/CostAnalysis.h"
+
+#include "CalleesFirst.h"
 #include "rlopt/graph/Verifier.h"
 
 #include <algorithm>
 #include <unordered_map>
-#include <utility>
-#include <vector>
 
 namespace rlopt::graph {
 
@@ -31,30 +31,16 @@ class RooflineTime {
 public:
   explicit RooflineTime(const Roofline &roofline) : roofline(roofline) {}
 
-  /// Seconds of one run of `computation`. Callees are timed before their
-  /// callers, iteratively, so a long call chain cannot exhaust the stack;
-  /// the verifier rules out call cycles.
+  /// Seconds of one run of `computation`, its callees timed first.
   double computationSeconds(const Computation &computation) {
-    std::vector<std::pair<const Computation *, bool>> stack{
-        {&computation, false}};
-    while (!stack.empty()) {
-      auto [current, calleesDone] = stack.back();
-      stack.pop_back();
-      if (seconds.count(current))
-        continue;
-      if (!calleesDone) {
-        stack.emplace_back(current, true);
-        for (const auto &instruction : current->instructions())
-          for (const Computation *callee : instruction->calledComputations())
-            if (!seconds.count(callee))
-              stack.emplace_back(callee, false);
-        continue;
-      }
-      double total = 0;
-      for (const auto &instruction : current->instructions())
-        total += instructionSeconds(*instruction);
-      seconds[current] = total;
-    }
+    forEachCalleeFirst(
+        computation, [&](const Computation *c) { return seconds.count(c) > 0; },
+        [&](const Computation *c) {
+          double total = 0;
+          for (const auto &instruction : c->instructions())
+            total += instructionSeconds(*instruction);
+          seconds[c] = total;
+        });
     return seconds.at(&computation);
   }
 
