@@ -53,23 +53,16 @@ TEST(RooflineTime, EachOpIsBoundByComputeOrByMemory) {
   // dot: 2 * 64^3 flops against 3 * 64^2 * 4 bytes, compute-bound; add:
   // 64^2 flops against 3 * 64^2 * 4 bytes, memory-bound.
   double dotFlops = 2.0 * 64 * 64 * 64, bytes = 3.0 * 64 * 64 * 4;
-  double seconds = secondsOf(R"(HloModule m
+  const char *module = R"(HloModule m
 ENTRY e {
   a = f32[64,64]{1,0} parameter(0)
   b = f32[64,64]{1,0} parameter(1)
   d = f32[64,64]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
   ROOT s = f32[64,64]{1,0} add(d, b)
-})");
-  EXPECT_DOUBLE_EQ(seconds, dotFlops * 1e-9 + bytes * 1e-9);
+})";
+  EXPECT_DOUBLE_EQ(secondsOf(module), dotFlops * 1e-9 + bytes * 1e-9);
   // Twice the bandwidth halves only the memory-bound part.
-  double faster = secondsOf(R"(HloModule m
-ENTRY e {
-  a = f32[64,64]{1,0} parameter(0)
-  b = f32[64,64]{1,0} parameter(1)
-  d = f32[64,64]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  ROOT s = f32[64,64]{1,0} add(d, b)
-})",
-                            Roofline{1, 2});
+  double faster = secondsOf(module, Roofline{1, 2});
   EXPECT_DOUBLE_EQ(faster, dotFlops * 1e-9 + bytes * 0.5e-9);
 }
 
