@@ -3,6 +3,7 @@
 #include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -166,7 +167,7 @@ TrainingRun::endIteration(IterationMetrics &metrics,
   if (settings.onIteration)
     settings.onIteration(metrics);
   bool stopping = stopRequested();
-  if (metrics.iteration % settings.checkpointEvery == 0 ||
+  if (metrics.iteration % std::max(1, settings.checkpointEvery) == 0 ||
       metrics.iteration >= settings.iterations || stopping)
     if (Status s = saveCheckpoint(metrics.iteration); !s)
       return s.error();
