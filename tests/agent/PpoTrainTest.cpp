@@ -65,6 +65,9 @@ TEST(TrainPpo, TinyRunWritesMetricsEpisodesAndAPolicy) {
         << "no episode of the iteration was measured";
     EXPECT_TRUE(isFiniteNumber(m["entropy"]));
     EXPECT_GT(m["entropy"].get<double>(), 0);
+    // The same record as every trainer's: the best episode and the totals.
+    EXPECT_GE(m["best_return"].get<double>(), m["mean_reward"].get<double>());
+    EXPECT_GE(m["total_steps"].get<int64_t>(), m["steps"].get<int64_t>());
     EXPECT_TRUE(isFiniteNumber(m["policy_loss"]));
     EXPECT_TRUE(isFiniteNumber(m["value_loss"]));
     EXPECT_GE(m["value_loss"].get<double>(), 0);

@@ -10,6 +10,7 @@
 #include "rlopt/core/Memory.h"
 #include "rlopt/linalg/LinalgEnv.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -319,6 +320,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         adv[k] = running;
         next = t.values[k];
       }
+      double episodeReturn = 0;
       for (size_t k = 0; k < n; ++k) {
         obsRows.push_back(&t.observations[k]);
         maskRows.push_back(&t.masks[k]);
@@ -327,8 +329,12 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         oldLogProbs.push_back(t.logProbs[k]);
         advantages.push_back(adv[k]);
         returns.push_back(adv[k] + t.values[k]);
-        rewardSum += t.rewards[k];
+        episodeReturn += t.rewards[k];
       }
+      rewardSum += episodeReturn;
+      m.bestReturn = &t == &trajectories.front()
+                         ? episodeReturn
+                         : std::max(m.bestReturn, episodeReturn);
       m.failures += t.failed;
     }
     m.episodes = trajectories.size();
