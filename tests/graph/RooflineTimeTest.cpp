@@ -109,11 +109,15 @@ TEST(RooflineTime, GraphEnvRewardsTheEstimatedTime) {
   ASSERT_TRUE((*env)->tryReset({graph}, 0).ok());
   double start = (*env)->estimatedSeconds();
   ASSERT_GT(start, 0);
+  // A fork rewards its steps as its parent does.
+  std::unique_ptr<Env> fork = (*env)->fork();
+  StepResult forked = fork->step(Action{{*findGraphPass("algsimp")}});
   StepResult step = (*env)->step(Action{{*findGraphPass("algsimp")}});
   ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
   double now = step.info["estimated_s"].get<double>();
   EXPECT_DOUBLE_EQ(step.reward, -now / start);
   EXPECT_DOUBLE_EQ(now, (*env)->estimatedSeconds());
+  EXPECT_DOUBLE_EQ(forked.reward, step.reward);
 
   // The config round-trips with its roofline; without one it has none.
   auto again = GraphEnvConfig::fromJson(config.toJson(), "config");

@@ -66,7 +66,7 @@ public:
   std::unique_ptr<Env> fork() const override;
 
   /// The run time estimated on the config's roofline; 0 without one.
-  double estimatedSeconds() const;
+  double estimatedSeconds() const { return currentSeconds; }
 
   /// Op count now, at the start, and after the default pipeline (D).
   int64_t opCount() const;
@@ -91,6 +91,8 @@ private:
   Observation observation() const;
   std::vector<uint8_t> actionMask() const;
   double potential() const;
+  /// Estimated once per change of the graph: it walks the whole module.
+  double timeOfCurrentGraph() const;
 
   GraphEnvConfig cfg;
   std::shared_ptr<Shared> shared;
@@ -102,7 +104,7 @@ private:
   std::vector<uint8_t> knownUnchanged;
   int64_t initialOps = 0;
   double initialFlops = 0, initialTranscendentals = 0;
-  double initialSeconds = 0;
+  double initialSeconds = 0, currentSeconds = 0;
   double totalReward = 0;
   bool ended = true;
 };

@@ -208,7 +208,7 @@ Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
   totalReward = 0;
   ended = false;
   initialOps = opCount();
-  initialSeconds = estimatedSeconds();
+  initialSeconds = currentSeconds = timeOfCurrentGraph();
   Cost cost = costOrZero(current);
   initialFlops = cost.flops;
   initialTranscendentals = cost.transcendentals;
@@ -217,7 +217,7 @@ Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
 
 int64_t GraphEnv::opCount() const { return countModuleOps(current).total; }
 
-double GraphEnv::estimatedSeconds() const {
+double GraphEnv::timeOfCurrentGraph() const {
   if (!cfg.usesRoofline())
     return 0;
   auto seconds = estimateSeconds(current, cfg.roofline);
@@ -296,7 +296,7 @@ StepResult GraphEnv::step(const Action &action) {
   const GraphPass &pass = passes[index];
   result.info["pass"] = pass.name;
   int64_t before = opCount();
-  double secondsBefore = cfg.usesRoofline() ? estimatedSeconds() : 0;
+  double secondsBefore = currentSeconds;
   double potentialBefore = cfg.shaping ? potential() : 0;
   // A pass that left this very graph unchanged would do so again.
   Result<bool> changed =
@@ -313,13 +313,15 @@ StepResult GraphEnv::step(const Action &action) {
     result.info["error"] = changed.error().message;
     return result;
   }
-  if (*changed)
+  if (*changed) {
     knownUnchanged.assign(knownUnchanged.size(), 0);
-  else
+    currentSeconds = timeOfCurrentGraph();
+  } else {
     knownUnchanged[index] = 1;
+  }
   int64_t after = opCount();
   if (cfg.usesRoofline()) {
-    double secondsAfter = estimatedSeconds();
+    double secondsAfter = currentSeconds;
     double scale = initialSeconds > 0 ? initialSeconds : 1;
     result.reward = cfg.reward == "RooflineTime"
                         ? -secondsAfter / scale
@@ -352,6 +354,8 @@ std::unique_ptr<Env> GraphEnv::fork() const {
   copy->initialOps = initialOps;
   copy->initialFlops = initialFlops;
   copy->initialTranscendentals = initialTranscendentals;
+  copy->initialSeconds = initialSeconds;
+  copy->currentSeconds = currentSeconds;
   copy->totalReward = totalReward;
   copy->ended = ended;
   return copy;
