@@ -65,7 +65,7 @@ static void BM_LowerAndJit(benchmark::State &state) {
   Signature sig = signatureOf(program.entry());
   for (auto _ : state) {
     auto applied = applySchedule(program, schedule);
-    Status lowered = lowerToLLVM(**applied);
+    auto lowered = lowerToLLVM(**applied);
     auto kernel = JitKernel::compile(**applied, sig);
     benchmark::DoNotOptimize(kernel.ok() && lowered.ok());
   }

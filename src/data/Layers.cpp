@@ -112,51 +112,9 @@ Value LayerWriter::maxPool(const std::string &name, const Value &x,
 
 Value LayerWriter::pad(const std::string &name, const Value &x, int64_t amount,
                        bool negInf) {
-  const Shape &s = x.shape;
-  Shape out{s[0], s[1] + 2 * amount, s[2] + 2 * amount, s[3]};
   std::string border =
       negInf ? w.constant("ninf", kNegInf) : w.constant("zero", "0.0");
-  Value flat = w.collapse(w.fresh(name + "_flat"), x, {{0, 1, 2, 3}});
-  auto index = [](const std::string &n, int64_t v) {
-    return "%" + n + " = arith.constant " + std::to_string(v) + " : index";
-  };
-  GenericSpec spec;
-  spec.out = w.empty(w.fresh(name + "_empty"), out);
-  spec.outMap = w.map("id", 4);
-  spec.loops = out;
-  spec.reduction.assign(4, false);
-  spec.blockArgs = {"%o"};
-  // The source index of (n, h, w, c) is (n, h - amount, w - amount, c),
-  // linearized; outside x the op yields the border value (and reads element
-  // 0, so that every read is in bounds).
-  spec.body = {
-      "%n = linalg.index 0 : index",
-      "%h = linalg.index 1 : index",
-      "%w = linalg.index 2 : index",
-      "%c = linalg.index 3 : index",
-      index("kp", amount),
-      index("kh", s[1]),
-      index("kw", s[2]),
-      index("kc", s[3]),
-      index("k0", 0),
-      "%hs = arith.subi %h, %kp : index",
-      "%ws = arith.subi %w, %kp : index",
-      "%hi = arith.cmpi ult, %hs, %kh : index",
-      "%wi = arith.cmpi ult, %ws, %kw : index",
-      "%ok = arith.andi %hi, %wi : i1",
-      "%l0 = arith.muli %n, %kh : index",
-      "%l1 = arith.addi %l0, %hs : index",
-      "%l2 = arith.muli %l1, %kw : index",
-      "%l3 = arith.addi %l2, %ws : index",
-      "%l4 = arith.muli %l3, %kc : index",
-      "%l5 = arith.addi %l4, %c : index",
-      "%ix = arith.select %ok, %l5, %k0 : index",
-      "%t = tensor.extract " + flat.name + "[%ix] : " + flat.type(),
-      "%v = arith.select %ok, %t, " + border + " : f32",
-      yield("%v"),
-  };
-  spec.opsPerPoint = 0; // data movement only
-  return w.generic(w.fresh(name), spec);
+  return w.pad(w.fresh(name), x, {0, amount, amount, 0}, border);
 }
 
 Value LayerWriter::globalAvgPool(const std::string &name, const Value &x) {

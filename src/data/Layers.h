@@ -37,11 +37,8 @@ public:
   Value maxPool(const std::string &name, const Value &x, int64_t window,
                 int64_t stride);
   /// Zero (or -inf, for max pooling) border of `amount` pixels around the
-  /// spatial dims of x [N, H, W, C]. Programs here have no tensor.pad, and
-  /// constant offsets in indexing maps do not survive MLIR 19's tiling, so
-  /// one linalg.generic over the padded tensor gathers from x flattened to
-  /// 1-D (a gather the vectorizer handles). The analysis sees no edge from
-  /// x's producer to it.
+  /// spatial dims of x [N, H, W, C]: a tensor.pad, as networks are written.
+  /// The analysis sees no edge through it.
   Value pad(const std::string &name, const Value &x, int64_t amount,
             bool negInf = false);
   /// Mean over H and W: x [N, H, W, C] -> [N, C]; fill, sum, divide.

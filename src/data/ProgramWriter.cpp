@@ -277,6 +277,28 @@ Value ProgramWriter::collapse(const std::string &name, const Value &in,
   return value;
 }
 
+Value ProgramWriter::pad(const std::string &name, const Value &in,
+                         const std::vector<int64_t> &amount,
+                         const std::string &border) {
+  Shape shape = in.shape;
+  std::string sizes, indices;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    shape[d] += 2 * amount[d];
+    sizes += (d ? ", " : "") + std::to_string(amount[d]);
+    // The body is a region of the function: its names must be fresh.
+    indices +=
+        (d ? ", %" : "%") + fresh(name + "_i" + std::to_string(d)) + ": index";
+  }
+  use(name);
+  Value value{"%" + name, shape};
+  line(value.name + " = tensor.pad " + in.name + " low[" + sizes + "] high[" +
+       sizes + "] {");
+  lines.push_back("  ^bb0(" + indices + "):");
+  line("  tensor.yield " + border + " : f32");
+  line("} : " + in.type() + " to " + value.type());
+  return value;
+}
+
 std::string ProgramWriter::finish(const std::string &header,
                                   const std::string &funcName,
                                   const std::vector<Value> &results) {

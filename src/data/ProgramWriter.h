@@ -82,6 +82,11 @@ public:
   Value collapse(const std::string &name, const Value &in,
                  const std::vector<std::vector<int>> &groups);
 
+  /// tensor.pad of `in` by `amount` on both sides of each dimension,
+  /// filled with the f32 value `border`.
+  Value pad(const std::string &name, const Value &in,
+            const std::vector<int64_t> &amount, const std::string &border);
+
   void line(const std::string &text) { lines.push_back("  " + text); }
 
   /// `base`, or `base_N` if the function already holds a value by that name

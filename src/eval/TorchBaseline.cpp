@@ -111,6 +111,16 @@ Result<linalg::ExternalBaseline> torchBaseline(const std::string &opClass,
       set(threads);
     torch::NoGradGuard noGrad;
     torch::Tensor result = wrap(out[0]);
+    // A third input is the accumulator the program writes into
+    // (destination-passing style): C + A B.
+    bool accumulates = in.size() == 3;
+    if (accumulates && opClass == "matmul")
+      return Kernel([a = wrap(in[0]), b = wrap(in[1]), c = wrap(in[2]),
+                     result]() mutable { torch::addmm_out(result, c, a, b); });
+    if (accumulates && opClass == "batch_matmul")
+      return Kernel(
+          [a = wrap(in[0]), b = wrap(in[1]), c = wrap(in[2]),
+           result]() mutable { torch::baddbmm_out(result, c, a, b); });
     if (opClass == "matmul")
       return Kernel([a = wrap(in[0]), b = wrap(in[1]), result]() mutable {
         torch::matmul_out(result, a, b);

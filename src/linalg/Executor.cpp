@@ -86,6 +86,34 @@ double HostBuffer::valueAt(int64_t i) const {
   return static_cast<const float *>(data())[i];
 }
 
+KernelCall prepareCall(const Signature &sig, const LoweredEntry &entry,
+                       const std::vector<const HostBuffer *> &inputs) {
+  KernelCall call;
+  auto add = [&](const TensorSpec &spec) {
+    call.buffers.push_back(std::make_unique<HostBuffer>(spec));
+    if (!call.buffers.back()->valid() && call.unallocatedBytes == 0)
+      call.unallocatedBytes = std::max<size_t>(1, spec.bytes());
+    return call.buffers.back().get();
+  };
+  for (size_t i = 0; i < sig.inputs.size(); ++i) {
+    HostBuffer *copy = add(sig.inputs[i]);
+    if (copy->valid())
+      copy->copyFrom(*inputs[i]);
+    call.args.push_back(copy);
+  }
+  for (size_t r = 0; r < sig.outputs.size(); ++r) {
+    int argument =
+        r < entry.resultArgument.size() ? entry.resultArgument[r] : -1;
+    if (argument >= 0) {
+      call.results.push_back(call.args[argument]);
+      continue;
+    }
+    call.results.push_back(add(sig.outputs[r]));
+    call.args.push_back(call.results.back());
+  }
+  return call;
+}
+
 Comparison compareOutputs(const std::vector<HostBuffer *> &baseline,
                           const std::vector<HostBuffer *> &candidate,
                           double rtol, double atol) {

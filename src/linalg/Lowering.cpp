@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -15,16 +16,25 @@
 
 namespace rlopt::linalg {
 
-std::string loweringPipeline() {
-  // memref.alloca_scope (from scf-to-openmp) must become LLVM before
-  // scf-to-cf puts several blocks into it, hence finalize-memref-to-llvm
-  // ahead of convert-scf-to-cf.
-  return "builtin.module("
-         "canonicalize,cse,"
+/// Tensors to buffers. A result the function wrote into one of its
+/// arguments (destination-passing style, `outs` on an argument) comes out
+/// as that argument's buffer.
+static std::string bufferizationPasses() {
+  return "canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map "
          "unknown-type-conversion=identity-layout-map},"
-         "canonicalize,"
+         "canonicalize";
+}
+
+/// Buffers to LLVM. Results equal to an argument are dropped first:
+/// hoisting static allocations into out-parameters dereferences the
+/// defining op of each returned buffer, which an argument has not.
+static std::string buffersToLLVMPasses() {
+  // memref.alloca_scope (from scf-to-openmp) must become LLVM before
+  // scf-to-cf puts several blocks into it, hence finalize-memref-to-llvm
+  // ahead of convert-scf-to-cf.
+  return "drop-equivalent-buffer-results,"
          "buffer-results-to-out-params{hoist-static-allocs},"
          "buffer-deallocation-pipeline,"
          "convert-linalg-to-loops,"
@@ -35,16 +45,49 @@ std::string loweringPipeline() {
          "convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
          "finalize-memref-to-llvm,arith-expand,convert-arith-to-llvm,"
          "convert-index-to-llvm,convert-func-to-llvm,convert-openmp-to-llvm,"
-         "convert-cf-to-llvm,reconcile-unrealized-casts)";
+         "convert-cf-to-llvm,reconcile-unrealized-casts";
 }
 
-Status lowerToLLVM(mlir::ModuleOp module) {
+std::string loweringPipeline() {
+  return "builtin.module(" + bufferizationPasses() + "," +
+         buffersToLLVMPasses() + ")";
+}
+
+/// Which argument each returned buffer is, or -1: the rule by which
+/// drop-equivalent-buffer-results drops a result (an argument of the
+/// function, possibly behind memref.cast).
+static std::vector<int> resultsInArguments(mlir::func::FuncOp func) {
+  std::vector<int> placement;
+  func.walk([&](mlir::func::ReturnOp ret) {
+    for (mlir::Value value : ret.getOperands()) {
+      while (auto cast = value.getDefiningOp<mlir::memref::CastOp>())
+        value = cast.getSource();
+      auto argument = mlir::dyn_cast<mlir::BlockArgument>(value);
+      bool isArgument = argument && argument.getOwner() == &func.front();
+      placement.push_back(isArgument ? int(argument.getArgNumber()) : -1);
+    }
+  });
+  return placement;
+}
+
+static Status runPasses(mlir::ModuleOp module, const std::string &passes) {
+  DiagnosticCollector diagnostics(module.getContext());
+  mlir::PassManager pm(module.getContext());
+  std::string parseErrors;
+  llvm::raw_string_ostream errorStream(parseErrors);
+  if (mlir::failed(mlir::parsePassPipeline(passes, pm, errorStream)))
+    return makeError("bad lowering pipeline: " + parseErrors);
+  if (mlir::failed(pm.run(module)))
+    return makeError("lowering failed: " + diagnostics.take("a pass failed"));
+  return Status::success();
+}
+
+Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
   mlir::MLIRContext *context = module.getContext();
   for (auto func : module.getOps<mlir::func::FuncOp>())
     if (!func.isExternal())
       func->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
 
-  DiagnosticCollector diagnostics(context);
   // math.tanh has neither an LLVM intrinsic nor a vector libm lowering in
   // MLIR 19: rewrite it as MLIR's rational approximation (plain arith, so
   // it vectorizes), on the baseline and the candidate alike.
@@ -54,19 +97,18 @@ Status lowerToLLVM(mlir::ModuleOp module) {
           mlir::applyPatternsAndFoldGreedily(module, std::move(mathPatterns))))
     return makeError("lowering failed: math.tanh approximation did not "
                      "converge");
-  mlir::PassManager pm(context);
-  std::string parseErrors;
-  llvm::raw_string_ostream errorStream(parseErrors);
-  // The pass manager is already anchored on builtin.module: parse the
-  // pipeline's inside.
-  std::string pipeline = loweringPipeline();
-  std::string inner = pipeline.substr(pipeline.find('(') + 1);
-  inner.pop_back();
-  if (mlir::failed(mlir::parsePassPipeline(inner, pm, errorStream)))
-    return makeError("bad lowering pipeline: " + parseErrors);
-  if (mlir::failed(pm.run(module)))
-    return makeError("lowering failed: " + diagnostics.take("a pass failed"));
-  return Status::success();
+  if (Status s = runPasses(module, bufferizationPasses()); !s)
+    return s.error();
+  mlir::func::FuncOp entry;
+  for (auto func : module.getOps<mlir::func::FuncOp>())
+    if (!func.isExternal())
+      entry = func;
+  LoweredEntry lowered;
+  if (entry)
+    lowered.resultArgument = resultsInArguments(entry);
+  if (Status s = runPasses(module, buffersToLLVMPasses()); !s)
+    return s.error();
+  return lowered;
 }
 
 } // namespace rlopt::linalg

@@ -161,6 +161,7 @@ namespace {
 /// Everything the worker builds before it may run: both sides lowered.
 struct LoweredPair {
   mlir::OwningOpRef<mlir::ModuleOp> baseline, candidate;
+  LoweredEntry baselineEntry, candidateEntry;
   std::string hash;
 };
 
@@ -177,10 +178,14 @@ static Result<LoweredPair> lowerBoth(const Program &program,
     if (!applied)
       return applied.error();
   }
-  if (Status s = lowerToLLVM(*pair.baseline); !s)
-    return makeError("baseline: " + s.error().message);
-  if (Status s = lowerToLLVM(*pair.candidate); !s)
-    return makeError("candidate: " + s.error().message);
+  auto baselineEntry = lowerToLLVM(*pair.baseline);
+  if (!baselineEntry)
+    return makeError("baseline: " + baselineEntry.error().message);
+  auto candidateEntry = lowerToLLVM(*pair.candidate);
+  if (!candidateEntry)
+    return makeError("candidate: " + candidateEntry.error().message);
+  pair.baselineEntry = *baselineEntry;
+  pair.candidateEntry = *candidateEntry;
   // The protocol tag changes whenever how a sample is taken changes, so
   // samples taken the old way are not answered from the cache.
   std::string key =
@@ -231,40 +236,30 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
     return fail("candidate: " + candidate.error().message);
   double compileMs = msSince(start);
 
-  // Each side gets its own copy of the inputs: a kernel may write into an
-  // argument it was given as an init tensor.
-  std::vector<std::unique_ptr<HostBuffer>> pristine, sides[2];
-  std::vector<HostBuffer *> args[2], outputs[2];
+  auto outOfMemory = [&](size_t bytes, const std::string &what) {
+    return fail("out of memory allocating " + std::to_string(bytes >> 20) +
+                " MiB for " + what + " (worker memory limit " +
+                std::to_string(options.limits.memoryBytes >> 20) + " MiB)");
+  };
+  std::vector<std::unique_ptr<HostBuffer>> pristine;
+  std::vector<const HostBuffer *> inputs;
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     pristine.push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
     if (!pristine.back()->valid())
-      return fail("out of memory allocating " +
-                  std::to_string(sig.inputs[i].bytes() >> 20) +
-                  " MiB for input " + std::to_string(i) +
-                  " (worker memory limit " +
-                  std::to_string(options.limits.memoryBytes >> 20) + " MiB)");
+      return outOfMemory(sig.inputs[i].bytes(), "input " + std::to_string(i));
     pristine.back()->fillRandom(options.seed * 7919 + i);
+    inputs.push_back(pristine.back().get());
   }
-  for (int side = 0; side < 2; ++side) {
-    for (size_t i = 0; i < sig.inputs.size(); ++i) {
-      sides[side].push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
-      if (sides[side].back()->valid())
-        sides[side].back()->copyFrom(*pristine[i]);
-    }
-    for (const TensorSpec &spec : sig.outputs) {
-      sides[side].push_back(std::make_unique<HostBuffer>(spec));
-      outputs[side].push_back(sides[side].back().get());
-    }
-    for (auto &b : sides[side])
-      args[side].push_back(b.get());
-  }
-  for (int side = 0; side < 2; ++side)
-    for (HostBuffer *buffer : args[side])
-      if (!buffer->valid())
-        return fail("out of memory allocating " +
-                    std::to_string(buffer->spec().bytes() >> 20) +
-                    " MiB for a tensor (worker memory limit " +
-                    std::to_string(options.limits.memoryBytes >> 20) + " MiB)");
+  // Each side gets its own copy of the inputs: a kernel may write into an
+  // argument (destination-passing style), and the two sides may differ in
+  // which results they write there.
+  KernelCall calls[2] = {prepareCall(sig, pair->baselineEntry, inputs),
+                         prepareCall(sig, pair->candidateEntry, inputs)};
+  for (const KernelCall &call : calls)
+    if (call.unallocatedBytes)
+      return outOfMemory(call.unallocatedBytes, "a tensor");
+  std::vector<HostBuffer *> args[2] = {calls[0].args, calls[1].args};
+  std::vector<HostBuffer *> outputs[2] = {calls[0].results, calls[1].results};
   (*baseline)->run(args[0]);
   (*candidate)->run(args[1]);
   Comparison comparison =

@@ -76,7 +76,8 @@ static std::optional<std::string> checkTensorType(Type type) {
 /// Top-level ops a program may hold besides the Linalg ops it schedules.
 static bool isGlueOp(Operation *op) {
   return isa<arith::ConstantOp, tensor::EmptyOp, tensor::ExpandShapeOp,
-             tensor::CollapseShapeOp, func::ReturnOp>(op);
+             tensor::CollapseShapeOp, tensor::PadOp, tensor::ExtractSliceOp,
+             tensor::InsertSliceOp, func::ReturnOp>(op);
 }
 
 static Status validate(Program &program, const LoadOptions &options) {
@@ -134,10 +135,12 @@ static Status validate(Program &program, const LoadOptions &options) {
             locationPrefix(op, path) + "unsupported op " +
             op->getName().getStringRef().str() +
             " (rlopt schedules Linalg ops on tensors, with arith.constant, "
-            "tensor.empty and reshapes between them)");
+            "tensor.empty, reshapes, pads and slices between them)");
         return WalkResult::interrupt();
       }
-      return WalkResult::advance();
+      // A pad's body yields its padding value: any scalar code lowers.
+      return isa<tensor::PadOp>(op) ? WalkResult::skip()
+                                    : WalkResult::advance();
     }
     failure = makeError(locationPrefix(op, path) + "unsupported op " +
                         op->getName().getStringRef().str());

@@ -51,7 +51,7 @@ void expectManifestMatchesTheEnvironment(const std::vector<BenchmarkSpec> &s) {
     EXPECT_EQ(edges, b.shapes["edges"].get<size_t>());
     EXPECT_EQ(nlohmann::json(kinds), b.shapes["op_counts"]);
     // Nearly every op reads another op's result; only the reshapes of
-    // attention and the gathers of padding stand between some.
+    // attention and the pads of convolutions stand between some.
     EXPECT_GE(double(edges), 0.8 * double(program->ops.size()));
   }
 }
@@ -124,6 +124,15 @@ TEST(NetSuite, WeightCountsAndFlopsOfTheReferenceNetworks) {
             nlohmann::json({1, 224, 224, 3}));
   EXPECT_EQ(find(suite, "bert_base_layer").shapes["args"][0],
             nlohmann::json({512, 768}));
+}
+
+TEST(NetSuite, ConvolutionsArePaddedWithTensorPad) {
+  std::vector<BenchmarkSpec> suite = nets(Scale::Small);
+  for (const char *name : {"resnet18", "mobilenet_v2", "vgg11"}) {
+    const BenchmarkSpec &net = find(suite, name);
+    EXPECT_NE(net.mlir.find("tensor.pad"), std::string::npos) << name;
+    EXPECT_EQ(net.mlir.find("tensor.extract "), std::string::npos) << name;
+  }
 }
 
 TEST(NetSuite, SmallMlpComputesTheNetwork) {

@@ -43,8 +43,9 @@ runProgramOn(const std::string &mlir,
   if (!program)
     return program.error();
   linalg::Signature sig = linalg::signatureOf(program->entry());
-  if (Status s = linalg::lowerToLLVM(*program->module); !s)
-    return s.error();
+  auto lowered = linalg::lowerToLLVM(*program->module);
+  if (!lowered)
+    return lowered.error();
   auto kernel = linalg::JitKernel::compile(*program->module, sig);
   if (!kernel)
     return kernel.error();
@@ -53,25 +54,22 @@ runProgramOn(const std::string &mlir,
     if (sig.inputs.size() != inputs.size())
       return makeError("expected " + std::to_string(sig.inputs.size()) +
                        " inputs");
-    std::vector<std::unique_ptr<linalg::HostBuffer>> buffers;
-    std::vector<linalg::HostBuffer *> args;
+    std::vector<std::unique_ptr<linalg::HostBuffer>> given;
+    std::vector<const linalg::HostBuffer *> inputBuffers;
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (size_t(sig.inputs[i].numElements()) != inputs[i].size())
         return makeError("input " + std::to_string(i) + " has the wrong size");
-      buffers.push_back(std::make_unique<linalg::HostBuffer>(sig.inputs[i]));
-      std::memcpy(buffers.back()->data(), inputs[i].data(),
+      given.push_back(std::make_unique<linalg::HostBuffer>(sig.inputs[i]));
+      std::memcpy(given.back()->data(), inputs[i].data(),
                   inputs[i].size() * sizeof(float));
-      args.push_back(buffers.back().get());
+      inputBuffers.push_back(given.back().get());
     }
-    for (const linalg::TensorSpec &spec : sig.outputs) {
-      buffers.push_back(std::make_unique<linalg::HostBuffer>(spec));
-      args.push_back(buffers.back().get());
-    }
-    (*kernel)->run(args);
+    linalg::KernelCall call = linalg::prepareCall(sig, *lowered, inputBuffers);
+    (*kernel)->run(call.args);
     std::vector<Tensor> results;
-    for (size_t i = inputs.size(); i < args.size(); ++i) {
-      const float *p = static_cast<const float *>(args[i]->data());
-      results.emplace_back(p, p + args[i]->spec().numElements());
+    for (const linalg::HostBuffer *result : call.results) {
+      const float *p = static_cast<const float *>(result->data());
+      results.emplace_back(p, p + result->spec().numElements());
     }
     runs.push_back(std::move(results));
   }

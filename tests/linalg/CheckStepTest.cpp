@@ -129,7 +129,7 @@ std::vector<TransformStep> candidates(const OpState &op, std::mt19937 &rng) {
 
 /// Lowers and translates to LLVM IR; empty on success.
 std::string lowerAndTranslate(mlir::ModuleOp module) {
-  Status lowered = lowerToLLVM(module);
+  auto lowered = lowerToLLVM(module);
   if (!lowered)
     return lowered.error().message;
   llvm::LLVMContext llvmContext;

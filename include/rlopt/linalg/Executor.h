@@ -2,6 +2,7 @@
 #define RLOPT_LINALG_EXECUTOR_H
 
 #include "rlopt/core/Result.h"
+#include "rlopt/linalg/Lowering.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -62,6 +63,23 @@ private:
   std::vector<int64_t> desc;
 };
 
+/// One call of a lowered entry function, with its own buffers: a copy of
+/// each input, then an out-parameter per result that is not written into
+/// an argument.
+struct KernelCall {
+  std::vector<std::unique_ptr<HostBuffer>> buffers;
+  /// What the kernel is called with.
+  std::vector<HostBuffer *> args;
+  /// Where each of the function's results is after the call.
+  std::vector<HostBuffer *> results;
+  /// The bytes of the first buffer that could not be allocated, or 0.
+  size_t unallocatedBytes = 0;
+};
+
+/// Buffers for calling `entry` (lowered from `sig`) on copies of `inputs`.
+KernelCall prepareCall(const Signature &sig, const LoweredEntry &entry,
+                       const std::vector<const HostBuffer *> &inputs);
+
 /// Result of comparing a candidate's outputs with the baseline's.
 struct Comparison {
   bool match = true;
@@ -81,7 +99,7 @@ public:
   static Result<std::unique_ptr<JitKernel>> compile(mlir::ModuleOp lowered,
                                                     const Signature &sig);
   ~JitKernel();
-  /// Calls the entry function with `args` (inputs, then outputs).
+  /// Calls the entry function with `args` (see KernelCall).
   void run(const std::vector<HostBuffer *> &args);
 
 private:

@@ -6,17 +6,27 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
+#include <vector>
 
 namespace rlopt::linalg {
 
 /// The pass pipeline from (transformed) Linalg on tensors to the LLVM
 /// dialect: bufferization with identity layouts and results as out-params,
 /// deallocation, remaining Linalg to loops, scf.forall to OpenMP, vectors
-/// and everything else to LLVM. Usable with `mlir-opt --pass-pipeline`.
+/// and everything else to LLVM. Results written into an argument are
+/// dropped (see LoweredEntry). Usable with `mlir-opt --pass-pipeline`.
 std::string loweringPipeline();
 
+/// How the lowered entry function is called: its arguments, then one
+/// out-parameter per result, except the results it writes into an
+/// argument (destination-passing style), which are that argument's buffer.
+struct LoweredEntry {
+  /// Per result: the argument it was written into, or -1.
+  std::vector<int> resultArgument;
+};
+
 /// Marks the entry function for the C interface and runs the pipeline.
-Status lowerToLLVM(mlir::ModuleOp module);
+Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module);
 
 } // namespace rlopt::linalg
 
