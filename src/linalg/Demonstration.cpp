@@ -151,13 +151,15 @@ static std::deque<TransformStep> stepsOf(const Schedule &schedule,
 }
 
 Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
-                                           const BenchmarkRef &benchmark) {
+                                           const BenchmarkRef &benchmark,
+                                           const measure::CpuTarget &target) {
   auto reset = env.tryReset(benchmark, 0);
   if (!reset)
     return reset.error();
   HeuristicOptions options;
   options.threads = env.config().measure.threads;
   options.limits = env.config().measure.transformLimits;
+  options.target = target;
   Schedule heuristic = heuristicSchedule(*env.program(), options);
 
   Demonstration demo;

@@ -1,5 +1,7 @@
 #include "rlopt/linalg/Heuristic.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
 #include <algorithm>
 
 namespace rlopt::linalg {
@@ -10,6 +12,17 @@ static int64_t divisorAtMost(int64_t range, int64_t target) {
     if (range % d == 0)
       return d;
   return 1;
+}
+
+/// The largest divisor of `range` up to `target` that is a whole number of
+/// vectors of `lanes`, else of half vectors, and so on down to 1.
+static int64_t vectorDivisor(int64_t range, int64_t target, int64_t lanes) {
+  for (int64_t unit = lanes; unit > 1; unit /= 2)
+    for (int64_t d = std::min(range, target) / unit * unit; d >= unit;
+         d -= unit)
+      if (range % d == 0)
+        return d;
+  return divisorAtMost(range, target);
 }
 
 /// Positions of the parallel loops, outermost first.
@@ -34,39 +47,92 @@ static bool tryStep(ScheduleState &state, unsigned index,
   return true;
 }
 
-/// Matmul-like ops: (batch..., i, j, k): a cache tile, then a 4 x 16 x 1
-/// register tile whose contraction lowers to outer-product FMAs.
+/// Bytes of one element of the op's result (f32 or f64).
+static int64_t elementBytes(const OpState &op) {
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  mlir::Type type = linalgOp.getDpsInits()[0].getType();
+  auto shaped = mlir::cast<mlir::ShapedType>(type);
+  return std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
+}
+
+/// Elements of the op's type in one vector register of the target.
+static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
+  return std::max<int64_t>(1, target.f32Lanes * 4 / elementBytes(op));
+}
+
+/// Matmul-like ops: (batch..., i, j, k). The register tile holds rows x two
+/// vectors of accumulators, half the vector registers (the others hold the
+/// row of B and A's broadcasts): 8 x 32 on AVX-512, 4 x 16 on AVX2; its
+/// contraction lowers to outer-product FMAs. The cache tile is 8 register
+/// tiles high and 4 wide, and as deep along k as lets the blocks of A, B
+/// and C fill half the L2 cache.
+///
+/// Two shapes read their big operand once and are bound by memory instead:
+/// a matrix-vector product (i, k), vectorized along the contiguous k, and a
+/// matmul with fewer rows of A than a register tile, which streams B row
+/// block by row block (k 8 deep, j whole).
 static void scheduleContraction(ScheduleState &state, unsigned index,
+                                const measure::CpuTarget &target,
                                 std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
+  int64_t lanes = lanesOf(op, target);
+  int64_t rows = std::max(1, target.vectorRegisters / 4), cols = 2 * lanes;
   std::vector<unsigned> parallel = parallelLoops(op);
-  std::vector<int64_t> cache(op.numLoops(), 0), reg(op.numLoops(), 1);
+  unsigned n = op.numLoops();
+  std::vector<int64_t> cache(n, 0), reg(n, 1);
+  auto finish = [&] {
+    tryStep(state, index, {"tile", cache}, steps);
+    tryStep(state, index, {"tile", reg}, steps);
+    tryStep(state, index, {"vectorize", {}}, steps);
+  };
+  if (parallel.size() == 1 && n == 2 && op.isReduction[1]) {
+    cache = {divisorAtMost(op.ranges[0], rows),
+             divisorAtMost(op.ranges[1], 16 * cols)};
+    reg = {cache[0], vectorDivisor(cache[1], cols, lanes)};
+    return finish();
+  }
   unsigned inner = parallel.empty() ? 0 : parallel.back();
-  for (unsigned l = 0; l < op.numLoops(); ++l) {
-    int64_t range = op.ranges[l];
-    if (op.isReduction[l]) {
-      cache[l] = divisorAtMost(range, 128);
-      reg[l] = 1;
-    } else if (l == inner) {
-      cache[l] = divisorAtMost(range, 64);
-      reg[l] = divisorAtMost(cache[l], 16);
+  int64_t mc = 1, nc = 1;
+  bool streamsB = false;
+  for (unsigned l = 0; l < n; ++l) {
+    if (op.isReduction[l])
+      continue;
+    if (l == inner) {
+      cache[l] = nc = divisorAtMost(op.ranges[l], 4 * cols);
+      reg[l] = vectorDivisor(cache[l], cols, lanes);
     } else if (parallel.size() >= 2 && l == parallel[parallel.size() - 2]) {
-      cache[l] = divisorAtMost(range, 128);
-      reg[l] = divisorAtMost(cache[l], 4);
+      cache[l] = mc = divisorAtMost(op.ranges[l], 8 * rows);
+      reg[l] = divisorAtMost(cache[l], rows);
+      streamsB = op.ranges[l] < rows;
     } else {
       cache[l] = 1; // batch loops
     }
   }
-  tryStep(state, index, {"tile", cache}, steps);
-  tryStep(state, index, {"tile", reg}, steps);
-  tryStep(state, index, {"vectorize", {}}, steps);
+  if (streamsB) {
+    cache[inner] = divisorAtMost(op.ranges[inner], 1024);
+    reg[inner] = vectorDivisor(cache[inner], cols, lanes);
+    for (unsigned l = 0; l < n; ++l)
+      if (op.isReduction[l])
+        cache[l] = reg[l] = divisorAtMost(op.ranges[l], 8);
+    return finish();
+  }
+  long l2 = target.l2Bytes > 0 ? target.l2Bytes : 256L << 10;
+  int64_t budget = l2 / 2 / elementBytes(op);
+  int64_t depth =
+      std::clamp<int64_t>((budget - mc * nc) / (mc + nc), cols, 512);
+  for (unsigned l = 0; l < n; ++l)
+    if (op.isReduction[l])
+      cache[l] = divisorAtMost(op.ranges[l], depth);
+  finish();
 }
 
 /// Windowed ops (conv, depthwise, pooling): tile output row and window row
 /// to 1 so they decompose to 1-D, keep vectors along width and channels.
 static void scheduleWindowed(ScheduleState &state, unsigned index,
+                             const measure::CpuTarget &target,
                              std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
+  int64_t lanes = lanesOf(op, target);
   const std::string &kind = op.kind;
   std::vector<int64_t> sizes(op.numLoops(), 1);
   auto set = [&](unsigned l, int64_t target) {
@@ -74,13 +140,13 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   };
   if (kind == "linalg.conv_2d_nhwc_hwcf" ||
       kind == "linalg.conv_2d_nhwc_fhwc") {
-    // (n, oh, ow, f, kh, kw, c)
-    set(2, 8), set(3, 16), set(6, 8);
+    // (n, oh, ow, f, kh, kw, c): output columns x two vectors of filters.
+    set(2, 8), set(3, 2 * lanes), set(6, 8);
   } else if (kind == "linalg.depthwise_conv_2d_nhwc_hwc" ||
              kind == "linalg.pooling_nhwc_max" ||
              kind == "linalg.pooling_nhwc_sum") {
     // (n, oh, ow, c, kh, kw)
-    set(2, 8), set(3, 32);
+    set(2, 8), set(3, 4 * lanes);
   } else {
     return;
   }
@@ -88,14 +154,17 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   tryStep(state, index, {"vectorize", {}}, steps);
 }
 
-/// Everything else: tile the two innermost loops to a vector-sized block.
+/// Everything else: tile the two innermost loops to a block of 8 rows of
+/// four vectors.
 static void scheduleGeneric(ScheduleState &state, unsigned index,
+                            const measure::CpuTarget &target,
                             std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
   std::vector<int64_t> sizes(op.numLoops(), 1);
   unsigned n = op.numLoops();
   if (n >= 1)
-    sizes[n - 1] = divisorAtMost(op.ranges[n - 1], 64);
+    sizes[n - 1] = vectorDivisor(op.ranges[n - 1], 4 * lanesOf(op, target),
+                                 lanesOf(op, target));
   if (n >= 2)
     sizes[n - 2] = divisorAtMost(op.ranges[n - 2], 8);
   tryStep(state, index, {"tile", sizes}, steps);
@@ -125,14 +194,14 @@ Schedule heuristicSchedule(const Program &program,
       tryStep(state, index, {"img2col", {}}, steps);
     switch (state.ops[index].opClass) {
     case OpClass::Matmul:
-      scheduleContraction(state, index, steps);
+      scheduleContraction(state, index, options.target, steps);
       break;
     case OpClass::Conv2d:
     case OpClass::Pooling:
-      scheduleWindowed(state, index, steps);
+      scheduleWindowed(state, index, options.target, steps);
       break;
     default:
-      scheduleGeneric(state, index, steps);
+      scheduleGeneric(state, index, options.target, steps);
       break;
     }
     if (!steps.empty())

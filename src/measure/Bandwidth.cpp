@@ -1,10 +1,10 @@
 #include "rlopt/measure/Peak.h"
 
 #include "RateSamples.h"
+#include "rlopt/measure/MachineInfo.h"
 
 #include <algorithm>
 #include <memory>
-#include <unistd.h>
 #include <vector>
 
 namespace rlopt::measure {
@@ -16,9 +16,8 @@ namespace {
 /// 64 MiB, and at most 512 MiB, since some hosts report the L3 of a whole
 /// package of chiplets, hundreds of MiB, of which one core reaches a part.
 size_t triadArrayBytes() {
-  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (cache <= 0)
-    cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  const CpuTarget &target = hostMachine().target;
+  long cache = target.l3Bytes > 0 ? target.l3Bytes : target.l2Bytes;
   if (cache <= 0)
     cache = 32L << 20;
   return std::clamp<size_t>(2 * static_cast<size_t>(cache), 64UL << 20,

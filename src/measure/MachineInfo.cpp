@@ -33,6 +33,56 @@ std::string trim(const std::string &s) {
   return s.substr(begin, end - begin + 1);
 }
 
+/// The widest FP32 vector unit the flags allow: AVX-512 has 32 registers
+/// of 16 lanes, AVX and AVX2 16 of 8, AArch64's Advanced SIMD 32 of 4 and
+/// SSE 16 of 4.
+CpuTarget vectorUnitOf(const std::set<std::string> &flags) {
+  CpuTarget target;
+  if (flags.count("avx512f"))
+    target.f32Lanes = 16, target.vectorRegisters = 32;
+  else if (flags.count("avx2") || flags.count("avx"))
+    target.f32Lanes = 8, target.vectorRegisters = 16;
+  else if (flags.count("asimd"))
+    target.f32Lanes = 4, target.vectorRegisters = 32;
+  return target;
+}
+
+/// A cache size from sysfs ("48K", "1024K", "32M"), or 0.
+long readCacheSize(const std::string &path) {
+  std::ifstream in(path);
+  long value = 0;
+  char unit = 0;
+  if (!(in >> value))
+    return 0;
+  in >> unit;
+  return unit == 'K' ? value << 10 : unit == 'M' ? value << 20 : value;
+}
+
+/// Data cache sizes of CPU 0 from sysfs (x86 and AArch64 alike), else from
+/// glibc's sysconf.
+void readCaches(CpuTarget &target) {
+  const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index";
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream levelFile(dir + std::to_string(index) + "/level");
+    std::ifstream typeFile(dir + std::to_string(index) + "/type");
+    int level = 0;
+    std::string type;
+    if (!(levelFile >> level) || !(typeFile >> type) || type == "Instruction")
+      continue;
+    long bytes = readCacheSize(dir + std::to_string(index) + "/size");
+    (level == 1   ? target.l1dBytes
+     : level == 2 ? target.l2Bytes
+                  : target.l3Bytes) = bytes;
+  }
+  auto fallback = [](long &bytes, int name) {
+    if (bytes <= 0)
+      bytes = std::max(0L, ::sysconf(name));
+  };
+  fallback(target.l1dBytes, _SC_LEVEL1_DCACHE_SIZE);
+  fallback(target.l2Bytes, _SC_LEVEL2_CACHE_SIZE);
+  fallback(target.l3Bytes, _SC_LEVEL3_CACHE_SIZE);
+}
+
 MachineInfo detectMachine() {
   MachineInfo info;
   std::set<std::string> flags;
@@ -66,6 +116,9 @@ MachineInfo detectMachine() {
       info.isaFlags += ' ';
     info.isaFlags += flag;
   }
+
+  info.target = vectorUnitOf(flags);
+  readCaches(info.target);
 
   long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
   info.logicalCpus = cpus > 0 ? static_cast<int>(cpus) : 1;

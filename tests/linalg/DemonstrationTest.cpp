@@ -30,18 +30,22 @@ protected:
 };
 
 TEST_F(DemonstrationTest, ReplaysTheHeuristicScheduleAndMeasuresIt) {
-  // The heuristic's schedule, except that a tile as large as its loop is
-  // written as 0: the loop stays untiled either way.
+  // The heuristic's schedule for an AVX-512 CPU, except that a tile as
+  // large as its loop is written as 0: the loop stays untiled either way.
+  measure::CpuTarget avx512;
+  avx512.f32Lanes = 16;
+  avx512.vectorRegisters = 32;
+  avx512.l2Bytes = 1 << 20;
   const std::pair<const char *, const char *> cases[] = {
-      {"matmul", "op1: tile(4,16,1) vectorize; op0: tile(8,0) vectorize"},
+      {"matmul", "op1: tile(8,32,1) vectorize; op0: tile(8,0) vectorize"},
       {"chain", "op3: tile(8,0) vectorize; op2: tile(8,0) vectorize; "
-                "op1: tile(4,16,1) vectorize; op0: tile(8,0) vectorize"},
+                "op1: tile(8,32,1) vectorize; op0: tile(8,0) vectorize"},
       {"pool_nhwc_max",
        "op1: tile(0,1,0,0,1,1) vectorize; op0: tile(0,1,0,0) vectorize"}};
   for (auto [fixture, expected] : cases) {
     SCOPED_TRACE(fixture);
     LinalgEnv env(config);
-    auto demo = demonstrateHeuristic(env, {fixturePath(fixture)});
+    auto demo = demonstrateHeuristic(env, {fixturePath(fixture)}, avx512);
     ASSERT_TRUE(demo.ok()) << demo.error().message;
     EXPECT_EQ(demo->schedule, expected);
     EXPECT_TRUE(demo->error.empty()) << demo->error;

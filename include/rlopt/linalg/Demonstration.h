@@ -3,6 +3,7 @@
 
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/linalg/Schedule.h"
+#include "rlopt/measure/MachineInfo.h"
 
 #include <string>
 #include <vector>
@@ -37,9 +38,11 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
 /// Resets `env` on `benchmark` and replays the heuristic schedule
 /// (linalg/Heuristic.h) through the action space, ending every op with
 /// `stop` unless its schedule ends it. Steps the actions cannot express are
-/// left out, so `schedule` can differ from the heuristic's.
-Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
-                                           const BenchmarkRef &benchmark);
+/// left out, so `schedule` can differ from the heuristic's. The heuristic
+/// sizes its tiles for `target`.
+Result<Demonstration> demonstrateHeuristic(
+    LinalgEnv &env, const BenchmarkRef &benchmark,
+    const measure::CpuTarget &target = measure::hostMachine().target);
 
 } // namespace rlopt::linalg
 

@@ -4,16 +4,21 @@
 #include "rlopt/linalg/Program.h"
 #include "rlopt/linalg/Schedule.h"
 #include "rlopt/linalg/Transformation.h"
+#include "rlopt/measure/MachineInfo.h"
 
 namespace rlopt::linalg {
 
 struct HeuristicOptions {
   int threads = 1; ///< parallelize the outermost parallel loop when > 1
   TransformLimits limits;
+  /// The CPU the tiles are sized for: register tiles by its vector unit,
+  /// cache tiles by its caches.
+  measure::CpuTarget target = measure::hostMachine().target;
 };
 
 /// A fixed, hand-written schedule a user could write without learning: per
-/// op class, a cache tile and a register tile that divide the loops, then
+/// op class, a cache tile and a register tile that divide the loops (sized
+/// for the target's vector registers and caches), then
 /// vectorize (2-D convolutions via their 1-D decomposition, NCHW ones via
 /// img2col), and with threads a parallel outer loop. Every step passes the
 /// same checks the environment's masks use; a step that does not is left out.

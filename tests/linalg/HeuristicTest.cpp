@@ -1,0 +1,119 @@
+// The heuristic sizes its tiles for the CPU it is given: register tiles by
+// the vector unit, cache tiles by the L2 cache.
+#include "LinalgTestUtil.h"
+
+#include "rlopt/linalg/Heuristic.h"
+
+#include <gtest/gtest.h>
+
+using namespace rlopt;
+using namespace rlopt::linalg;
+using namespace rlopt::linalg::testing;
+
+namespace {
+
+measure::CpuTarget avx512() {
+  measure::CpuTarget target;
+  target.f32Lanes = 16;
+  target.vectorRegisters = 32;
+  target.l1dBytes = 48 << 10;
+  target.l2Bytes = 1 << 20;
+  return target;
+}
+
+measure::CpuTarget avx2() {
+  measure::CpuTarget target;
+  target.f32Lanes = 8;
+  target.vectorRegisters = 16;
+  target.l1dBytes = 32 << 10;
+  target.l2Bytes = 256 << 10;
+  return target;
+}
+
+/// The heuristic's steps for op `opId` of `fixture` on `target`.
+std::vector<TransformStep> stepsFor(const std::string &fixture,
+                                    const std::string &opId,
+                                    const measure::CpuTarget &target) {
+  auto program = loadFixture(fixture);
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  if (!program.ok())
+    return {};
+  HeuristicOptions options;
+  options.target = target;
+  Schedule schedule = heuristicSchedule(*program, options);
+  for (const OpSchedule &op : schedule.ops)
+    if (op.opId == opId)
+      return op.steps;
+  return {};
+}
+
+using Sizes = std::vector<int64_t>;
+
+/// The sizes of the last tile step (the register tile), or empty.
+Sizes registerTile(const std::vector<TransformStep> &steps) {
+  for (auto step = steps.rbegin(); step != steps.rend(); ++step)
+    if (step->name == "tile")
+      return step->params;
+  return {};
+}
+
+TEST(Heuristic, MatmulRegisterTileFillsHalfTheVectorRegisters) {
+  // 8 rows x 2 vectors of 16 floats on AVX-512, 4 x 2 vectors of 8 on AVX2.
+  auto wide = stepsFor("big_matmul", "op1", avx512());
+  ASSERT_EQ(wide.size(), 3u);
+  EXPECT_EQ(wide[1].name, "tile");
+  EXPECT_EQ(wide[1].params, (Sizes{8, 32, 1}));
+  EXPECT_EQ(wide[2].name, "vectorize");
+  auto narrow = stepsFor("big_matmul", "op1", avx2());
+  ASSERT_EQ(narrow.size(), 3u);
+  EXPECT_EQ(narrow[1].params, (Sizes{4, 16, 1}));
+  // f64 has half the lanes (the 64^3 fixture is one cache tile).
+  EXPECT_EQ(registerTile(stepsFor("matmul_f64", "op1", avx512())),
+            (Sizes{8, 16, 1}));
+}
+
+TEST(Heuristic, MatmulCacheTileIsDeeperWithALargerL2) {
+  auto small = stepsFor("big_matmul", "op1", avx2());
+  measure::CpuTarget bigL2 = avx2();
+  bigL2.l2Bytes = 2 << 20;
+  auto big = stepsFor("big_matmul", "op1", bigL2);
+  ASSERT_FALSE(small.empty());
+  ASSERT_FALSE(big.empty());
+  EXPECT_EQ(small[0].params[0], 32); // 8 register tiles of 4 rows
+  EXPECT_EQ(small[0].params[1], 64); // 4 register tiles of 16 columns
+  EXPECT_LT(small[0].params[2], big[0].params[2]);
+  // A, B and C blocks within half the L2.
+  for (const auto &[steps, l2] :
+       {std::pair{small, avx2().l2Bytes}, std::pair{big, bigL2.l2Bytes}}) {
+    const Sizes &t = steps[0].params;
+    int64_t bytes = 4 * (t[0] * t[2] + t[2] * t[1] + t[0] * t[1]);
+    EXPECT_LE(bytes, l2 / 2);
+  }
+}
+
+TEST(Heuristic, ConvolutionVectorsSpanTwoRegistersOfFilters) {
+  // (n, oh, ow, f, kh, kw, c): the fixture has 16 filters, all of them
+  // on AVX-512, two vectors of 4 on SSE; 8 output columns, 8 channels.
+  auto wide = stepsFor("conv_nhwc", "op1", avx512());
+  ASSERT_FALSE(wide.empty());
+  EXPECT_EQ(wide[0].params, (Sizes{1, 1, 8, 16, 1, 1, 8}));
+  measure::CpuTarget sse = avx2();
+  sse.f32Lanes = 4;
+  auto narrow = stepsFor("conv_nhwc", "op1", sse);
+  ASSERT_FALSE(narrow.empty());
+  EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 8, 1, 1, 8}));
+}
+
+TEST(Heuristic, SizesForTheHostsVectorUnitByDefault) {
+  const measure::MachineInfo &host = measure::hostMachine();
+  std::string flags = " " + host.isaFlags + " ";
+  int lanes = flags.find(" avx512f ") != std::string::npos ? 16
+              : flags.find(" avx2 ") != std::string::npos  ? 8
+                                                           : 4;
+  EXPECT_EQ(host.target.f32Lanes, lanes) << host.isaFlags;
+  EXPECT_EQ(HeuristicOptions().target.f32Lanes, lanes);
+  EXPECT_GT(host.target.l1dBytes, 0);
+  EXPECT_GT(host.target.l2Bytes, host.target.l1dBytes);
+}
+
+} // namespace
