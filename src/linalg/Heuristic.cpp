@@ -142,8 +142,11 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
       kind == "linalg.conv_2d_nhwc_fhwc") {
     // (n, oh, ow, f, kh, kw, c): output columns x two vectors of filters.
     set(2, 8), set(3, 2 * lanes), set(6, 8);
-  } else if (kind == "linalg.depthwise_conv_2d_nhwc_hwc" ||
-             kind == "linalg.pooling_nhwc_max" ||
+  } else if (kind == "linalg.depthwise_conv_2d_nhwc_hwc") {
+    // (n, oh, ow, c, kh, kw): one vector of channels per output column,
+    // the window row whole, so its taps stay in registers.
+    set(2, 8), set(3, lanes), sizes[5] = 0;
+  } else if (kind == "linalg.pooling_nhwc_max" ||
              kind == "linalg.pooling_nhwc_sum") {
     // (n, oh, ow, c, kh, kw)
     set(2, 8), set(3, 4 * lanes);

@@ -88,14 +88,16 @@ Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
     if (!func.isExternal())
       func->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
 
-  // math.tanh has neither an LLVM intrinsic nor a vector libm lowering in
-  // MLIR 19: rewrite it as MLIR's rational approximation (plain arith, so
-  // it vectorizes), on the baseline and the candidate alike.
+  // LLVM lowers vector math.exp, tanh, log and the like to one libm call
+  // per element (there is no vector math library in the JIT), and math.tanh
+  // has no lowering at all: rewrite the f32 ones as MLIR's polynomial
+  // approximations (plain arith, so they vectorize), on the baseline and
+  // the candidate alike.
   mlir::RewritePatternSet mathPatterns(context);
-  mlir::populatePolynomialApproximateTanhPattern(mathPatterns);
+  mlir::populateMathPolynomialApproximationPatterns(mathPatterns);
   if (mlir::failed(
           mlir::applyPatternsAndFoldGreedily(module, std::move(mathPatterns))))
-    return makeError("lowering failed: math.tanh approximation did not "
+    return makeError("lowering failed: math approximations did not "
                      "converge");
   if (Status s = runPasses(module, bufferizationPasses()); !s)
     return s.error();

@@ -104,6 +104,19 @@ TEST(Heuristic, ConvolutionVectorsSpanTwoRegistersOfFilters) {
   EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 8, 1, 1, 8}));
 }
 
+TEST(Heuristic, DepthwiseConvolutionKeepsItsWindowRowWhole) {
+  // (n, oh, ow, c, kh, kw): one vector of channels (all 8 of the fixture's
+  // on AVX2, 4 on SSE), the window row (kw) untiled.
+  auto avx = stepsFor("depthwise_conv", "op1", avx2());
+  ASSERT_FALSE(avx.empty());
+  EXPECT_EQ(avx[0].params, (Sizes{1, 1, 8, 8, 1, 0}));
+  measure::CpuTarget sse = avx2();
+  sse.f32Lanes = 4;
+  auto narrow = stepsFor("depthwise_conv", "op1", sse);
+  ASSERT_FALSE(narrow.empty());
+  EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 4, 1, 0}));
+}
+
 TEST(Heuristic, SizesForTheHostsVectorUnitByDefault) {
   const measure::MachineInfo &host = measure::hostMachine();
   std::string flags = " " + host.isaFlags + " ";
