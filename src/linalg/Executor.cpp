@@ -24,12 +24,35 @@ int64_t TensorSpec::numElements() const {
   return n;
 }
 
+size_t TensorSpec::elementBytes() const {
+  return element == ElementType::F64 ? 8 : isHalf() ? 2 : 4;
+}
+
 static TensorSpec specOf(mlir::Type type) {
   auto tensor = mlir::cast<mlir::RankedTensorType>(type);
   TensorSpec spec;
   spec.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-  spec.isF64 = tensor.getElementType().isF64();
+  mlir::Type element = tensor.getElementType();
+  spec.element = element.isF64()    ? ElementType::F64
+                 : element.isF16()  ? ElementType::F16
+                 : element.isBF16() ? ElementType::BF16
+                                    : ElementType::F32;
   return spec;
+}
+
+/// bfloat16 is the upper half of a float, rounded to nearest even.
+static uint16_t toBFloat16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  bits += 0x7FFF + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+static float fromBFloat16(uint16_t half) {
+  uint32_t bits = uint32_t(half) << 16;
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
 }
 
 Signature signatureOf(mlir::func::FuncOp func) {
@@ -65,14 +88,22 @@ void HostBuffer::fillRandom(uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> dist(-1.0, 1.0);
   int64_t n = tensorSpec.numElements();
-  if (tensorSpec.isF64) {
-    auto *p = static_cast<double *>(data());
-    for (int64_t i = 0; i < n; ++i)
-      p[i] = dist(rng);
-  } else {
-    auto *p = static_cast<float *>(data());
-    for (int64_t i = 0; i < n; ++i)
-      p[i] = static_cast<float>(dist(rng));
+  for (int64_t i = 0; i < n; ++i) {
+    double value = dist(rng);
+    switch (tensorSpec.element) {
+    case ElementType::F64:
+      static_cast<double *>(data())[i] = value;
+      break;
+    case ElementType::F32:
+      static_cast<float *>(data())[i] = static_cast<float>(value);
+      break;
+    case ElementType::F16:
+      static_cast<_Float16 *>(data())[i] = static_cast<_Float16>(value);
+      break;
+    case ElementType::BF16:
+      static_cast<uint16_t *>(data())[i] = toBFloat16(float(value));
+      break;
+    }
   }
 }
 
@@ -81,8 +112,16 @@ void HostBuffer::copyFrom(const HostBuffer &other) {
 }
 
 double HostBuffer::valueAt(int64_t i) const {
-  if (tensorSpec.isF64)
+  switch (tensorSpec.element) {
+  case ElementType::F64:
     return static_cast<const double *>(data())[i];
+  case ElementType::F16:
+    return static_cast<double>(static_cast<const _Float16 *>(data())[i]);
+  case ElementType::BF16:
+    return fromBFloat16(static_cast<const uint16_t *>(data())[i]);
+  case ElementType::F32:
+    break;
+  }
   return static_cast<const float *>(data())[i];
 }
 
@@ -120,6 +159,13 @@ Comparison compareOutputs(const std::vector<HostBuffer *> &baseline,
   Comparison result;
   for (size_t b = 0; b < baseline.size(); ++b) {
     int64_t n = baseline[b]->spec().numElements();
+    // A half-precision result is as exact as its type: a few units in the
+    // last of its 11 (f16) or 8 (bf16) significant bits.
+    ElementType type = baseline[b]->spec().element;
+    double floor = type == ElementType::F16    ? 4e-3
+                   : type == ElementType::BF16 ? 3e-2
+                                               : 0;
+    double rtolHere = std::max(rtol, floor), atolHere = std::max(atol, floor);
     double scale = 0;
     for (int64_t i = 0; i < n; ++i)
       if (std::isfinite(baseline[b]->valueAt(i)))
@@ -136,7 +182,7 @@ Comparison compareOutputs(const std::vector<HostBuffer *> &baseline,
       if (std::isinf(expected) || std::isinf(actual))
         error = expected == actual ? 0 : INFINITY;
       result.maxAbsError = std::max(result.maxAbsError, error);
-      if (error > rtol * std::fabs(expected) + atol * scale)
+      if (error > rtolHere * std::fabs(expected) + atolHere * scale)
         ++result.mismatches;
     }
   }

@@ -288,19 +288,24 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
       if (buffers.back()->valid())
         buffers.back()->copyFrom(*pristine[i]);
       in.push_back(
-          {buffers.back()->data(), sig.inputs[i].shape, sig.inputs[i].isF64});
+          {buffers.back()->data(), sig.inputs[i].shape, sig.inputs[i].isF64()});
     }
     for (const TensorSpec &spec : sig.outputs) {
       buffers.push_back(std::make_unique<HostBuffer>(spec));
-      out.push_back({buffers.back()->data(), spec.shape, spec.isF64});
+      out.push_back({buffers.back()->data(), spec.shape, spec.isF64()});
       outBuffers.push_back(buffers.back().get());
     }
     bool allocated = true;
     for (auto &b : buffers)
       allocated &= b->valid();
+    bool half = false;
+    for (auto &b : buffers)
+      half |= b->spec().isHalf();
     auto prepared =
-        allocated ? external.prepare(in, out)
-                  : Result<std::function<void()>>(makeError("out of memory"));
+        !allocated ? Result<std::function<void()>>(makeError("out of memory"))
+        : half     ? Result<std::function<void()>>(makeError(
+                         external.name + " baseline: f16 and bf16 are not covered"))
+                   : external.prepare(in, out);
     if (!prepared) {
       timing.error = prepared.error().message;
     } else {

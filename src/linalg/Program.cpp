@@ -12,6 +12,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -44,6 +46,21 @@ static std::string typeString(Type type) {
   return text;
 }
 
+/// What the host lacks to convert `element` in hardware, or nullopt. On
+/// x86, f16 takes F16C and bf16 AVX-512 BF16; AArch64 has both.
+static std::optional<std::string> missingHalfSupport(Type element) {
+  if (!element.isF16() && !element.isBF16())
+    return std::nullopt;
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  if (!host.isX86())
+    return std::nullopt;
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  const char *feature = element.isF16() ? "f16c" : "avx512bf16";
+  if (features.lookup(feature))
+    return std::nullopt;
+  return std::string("a CPU with ") + feature + ", which this one lacks";
+}
+
 /// 1 TiB: far beyond any machine here, and far from overflowing int64.
 constexpr int64_t kMaxTensorBytes = int64_t(1) << 40;
 
@@ -59,9 +76,13 @@ static std::optional<std::string> checkTensorType(Type type) {
   if (llvm::is_contained(tensor.getShape(), 0))
     return "zero-sized dimension in " + typeString(type);
   Type element = tensor.getElementType();
-  if (!element.isF32() && !element.isF64())
+  if (!element.isF32() && !element.isF64() && !element.isF16() &&
+      !element.isBF16())
     return "element type " + typeString(element) + " in " + typeString(type) +
-           " is not supported (f32 and f64 only)";
+           " is not supported (f32, f64, f16 and bf16 only)";
+  if (auto missing = missingHalfSupport(element))
+    return "element type " + typeString(element) + " in " + typeString(type) +
+           " needs " + *missing;
   // Checked before anything runs: the measurement worker allocates every
   // tensor, and a size that overflows would crash it instead.
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;

@@ -5,11 +5,14 @@
 #include "../datagen/RunProgramUtil.h"
 #include "LinalgTestUtil.h"
 
+#include "rlopt/linalg/Executor.h"
 #include "rlopt/linalg/Heuristic.h"
+#include "rlopt/linalg/Lowering.h"
 #include "rlopt/linalg/Measurement.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -72,6 +75,54 @@ INSTANTIATE_TEST_SUITE_P(Forms, ProgramFormTest,
                                            "add_into_argument", "relu_in_place",
                                            "two_results", "conv_padded",
                                            "slices", "generic_projected"));
+
+/// Half-precision programs measure correct where the CPU converts the type
+/// in hardware, and are refused with the missing feature named elsewhere.
+class HalfPrecisionTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(HalfPrecisionTest, MeasuresCorrectOrNamesTheMissingFeature) {
+  auto program = loadFixture(GetParam());
+  if (!program.ok()) {
+    EXPECT_NE(program.error().message.find("needs a CPU with "),
+              std::string::npos)
+        << program.error().message;
+    GTEST_SKIP() << program.error().message;
+  }
+  Schedule schedule = heuristicSchedule(*program);
+  ASSERT_FALSE(schedule.empty());
+  auto measured = measureSchedule(*program, schedule, quickOptions(1));
+  ASSERT_TRUE(measured.ok()) << measured.error().message;
+  EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError;
+  EXPECT_GT(measured->speedup, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Types, HalfPrecisionTest,
+                         ::testing::Values("matmul_f16", "matmul_bf16",
+                                           "add_f16"));
+
+TEST(ProgramForms, F16AddComputesInHalfPrecision) {
+  auto program = loadFixture("add_f16");
+  if (!program.ok())
+    GTEST_SKIP() << program.error().message;
+  Signature sig = signatureOf(program->entry());
+  ASSERT_EQ(sig.inputs[0].element, ElementType::F16);
+  EXPECT_EQ(sig.inputs[0].bytes(), 64u * 96 * 2);
+  auto lowered = lowerToLLVM(*program->module);
+  ASSERT_TRUE(lowered.ok()) << lowered.error().message;
+  auto kernel = JitKernel::compile(*program->module, sig);
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  HostBuffer a(sig.inputs[0]), b(sig.inputs[1]);
+  a.fillRandom(1);
+  b.fillRandom(2);
+  KernelCall call = prepareCall(sig, *lowered, {&a, &b});
+  (*kernel)->run(call.args);
+  for (int64_t i = 0; i < 64 * 96; ++i) {
+    _Float16 expected = _Float16(a.valueAt(i)) + _Float16(b.valueAt(i));
+    ASSERT_EQ(call.results[0]->valueAt(i), double(expected)) << i;
+    ASSERT_FALSE(std::isnan(a.valueAt(i))) << i;
+  }
+  EXPECT_NE(a.valueAt(0), a.valueAt(1)); // random, not constant
+}
 
 /// Random inputs of the given element counts.
 std::vector<Tensor> randomInputs(const std::vector<size_t> &sizes) {

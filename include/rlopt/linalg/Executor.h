@@ -18,11 +18,20 @@ class ExecutionEngine;
 
 namespace rlopt::linalg {
 
+/// The element types a program's tensors may have.
+enum class ElementType { F32, F64, F16, BF16 };
+
 struct TensorSpec {
   std::vector<int64_t> shape;
-  bool isF64 = false;
+  ElementType element = ElementType::F32;
   int64_t numElements() const;
-  size_t bytes() const { return numElements() * (isF64 ? 8 : 4); }
+  size_t elementBytes() const;
+  size_t bytes() const { return numElements() * elementBytes(); }
+  bool isF64() const { return element == ElementType::F64; }
+  /// f16 or bf16: values are compared with that type's precision.
+  bool isHalf() const {
+    return element == ElementType::F16 || element == ElementType::BF16;
+  }
 };
 
 /// The entry function's tensors: arguments, then results (which the
