@@ -4,6 +4,7 @@
 #define RLOPT_TESTS_LINALG_LINALGTESTUTIL_H
 
 #include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Measurement.h"
 #include "rlopt/linalg/Program.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -33,6 +34,19 @@ inline std::string fixturePath(const std::string &name) {
 inline Result<Program> loadFixture(const std::string &name,
                                    const LoadOptions &options = {}) {
   return loadProgram(sharedContext(), fixturePath(name), options);
+}
+
+/// One warm-up and one timed round: the tests check what a measurement
+/// says, not how fast anything runs.
+inline MeasureOptions quickMeasureOptions(int threads = 1) {
+  MeasureOptions options;
+  options.threads = threads;
+  options.timing.warmup = 1;
+  options.timing.repetitions = 1;
+  options.timing.maxRounds = 1;
+  options.timing.minSampleMs = 0.1;
+  options.limits.timeoutSeconds = 60;
+  return options;
 }
 
 inline std::string printed(mlir::Operation *op) {

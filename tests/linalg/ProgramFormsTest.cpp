@@ -23,6 +23,7 @@ using rlopt::datagen::testing::runProgram;
 using rlopt::datagen::testing::Tensor;
 using rlopt::linalg::testing::fixturePath;
 using rlopt::linalg::testing::loadFixture;
+using rlopt::linalg::testing::quickMeasureOptions;
 
 namespace {
 
@@ -31,17 +32,6 @@ std::string fixtureText(const std::string &name) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-MeasureOptions quickOptions(int threads) {
-  MeasureOptions options;
-  options.threads = threads;
-  options.timing.warmup = 1;
-  options.timing.repetitions = 1;
-  options.timing.maxRounds = 1;
-  options.timing.minSampleMs = 0.1;
-  options.limits.timeoutSeconds = 60;
-  return options;
 }
 
 class ProgramFormTest : public ::testing::TestWithParam<std::string> {};
@@ -53,7 +43,8 @@ TEST_P(ProgramFormTest, HeuristicScheduleMeasuresCorrect) {
     HeuristicOptions heuristic;
     heuristic.threads = threads;
     Schedule schedule = heuristicSchedule(*program, heuristic);
-    auto measured = measureSchedule(*program, schedule, quickOptions(threads));
+    auto measured =
+        measureSchedule(*program, schedule, quickMeasureOptions(threads));
     ASSERT_TRUE(measured.ok()) << measured.error().message;
     EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError
                                    << " with " << threads << " threads";
@@ -64,7 +55,7 @@ TEST_P(ProgramFormTest, HeuristicScheduleMeasuresCorrect) {
 TEST_P(ProgramFormTest, NaiveProgramMeasuresAgainstItself) {
   auto program = loadFixture(GetParam());
   ASSERT_TRUE(program.ok()) << program.error().message;
-  auto measured = measureSchedule(*program, Schedule{}, quickOptions(1));
+  auto measured = measureSchedule(*program, Schedule{}, quickMeasureOptions(1));
   ASSERT_TRUE(measured.ok()) << measured.error().message;
   EXPECT_TRUE(measured->correct);
   EXPECT_EQ(measured->maxAbsError, 0);
@@ -90,7 +81,7 @@ TEST_P(HalfPrecisionTest, MeasuresCorrectOrNamesTheMissingFeature) {
   }
   Schedule schedule = heuristicSchedule(*program);
   ASSERT_FALSE(schedule.empty());
-  auto measured = measureSchedule(*program, schedule, quickOptions(1));
+  auto measured = measureSchedule(*program, schedule, quickMeasureOptions(1));
   ASSERT_TRUE(measured.ok()) << measured.error().message;
   EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError;
   EXPECT_GT(measured->speedup, 0);

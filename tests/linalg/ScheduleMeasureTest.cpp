@@ -46,17 +46,6 @@ std::string caseName(const ::testing::TestParamInfo<ScheduleCase> &info) {
   return name;
 }
 
-MeasureOptions quickOptions(int threads) {
-  MeasureOptions options;
-  options.threads = threads;
-  options.timing.warmup = 1;
-  options.timing.repetitions = 1;
-  options.timing.maxRounds = 1;
-  options.timing.minSampleMs = 0.1;
-  options.limits.timeoutSeconds = 60;
-  return options;
-}
-
 bool hasStep(const Schedule &schedule, const std::string &opId,
              const std::string &name) {
   for (const OpSchedule &op : schedule.ops)
@@ -157,7 +146,8 @@ TEST_P(ScheduleMeasureTest, LowersRunsAndMatchesBaseline) {
     EXPECT_NE(after.find(text), std::string::npos)
         << "expected '" << text << "' in the transformed IR";
 
-  auto measured = measureSchedule(*program, *schedule, quickOptions(c.threads));
+  auto measured =
+      measureSchedule(*program, *schedule, quickMeasureOptions(c.threads));
   ASSERT_TRUE(measured.ok()) << measured.error().message;
   EXPECT_TRUE(measured->correct)
       << "max abs error " << measured->maxAbsError << " for " << c;

@@ -16,15 +16,6 @@ using namespace rlopt::linalg::testing;
 
 namespace {
 
-MeasureOptions quickOptions() {
-  MeasureOptions options;
-  options.timing.repetitions = 1;
-  options.timing.maxRounds = 1;
-  options.timing.minSampleMs = 0.1;
-  options.limits.timeoutSeconds = 60;
-  return options;
-}
-
 /// The address space this process already maps (the forked worker starts
 /// with the same), from /proc/self/status.
 uint64_t currentAddressSpace() {
@@ -38,7 +29,7 @@ uint64_t currentAddressSpace() {
 
 /// A small measurement that must succeed after a failed one.
 void expectSmallMeasurementWorks(
-    const MeasureOptions &options = quickOptions()) {
+    const MeasureOptions &options = quickMeasureOptions()) {
   auto small = loadFixture("matmul");
   ASSERT_TRUE(small.ok()) << small.error().message;
   auto schedule = parseSchedule("op1: tile(16,16,16) vectorize");
@@ -53,7 +44,7 @@ TEST(WorkerSurvivalTest, TimeoutIsAnErrorAndTheNextMeasurementWorks) {
   // The naive 1024^3 matmul runs for seconds; the worker gets 0.3 s.
   auto program = loadFixture("big_matmul");
   ASSERT_TRUE(program.ok()) << program.error().message;
-  MeasureOptions options = quickOptions();
+  MeasureOptions options = quickMeasureOptions();
   options.limits.timeoutSeconds = 0.3;
   auto result = measureSchedule(*program, Schedule{}, options);
   ASSERT_FALSE(result.ok()) << "a 1024^3 naive matmul finished in 0.3 s?";
@@ -68,7 +59,7 @@ TEST(WorkerSurvivalTest, MemoryLimitIsAnErrorAndTheNextMeasurementWorks) {
   // (the worker is a fork of it). A small program fits in that limit.
   uint64_t base = currentAddressSpace();
   ASSERT_GT(base, 0u);
-  MeasureOptions options = quickOptions();
+  MeasureOptions options = quickMeasureOptions();
   options.limits.memoryBytes = base + (300ull << 20);
   expectSmallMeasurementWorks(options);
 
@@ -88,7 +79,7 @@ TEST(WorkerSurvivalTest, BigProgramRunsWithTheDefaultLimits) {
   // above comes from the limit, not from the program.
   auto program = loadFixture("big_add");
   ASSERT_TRUE(program.ok()) << program.error().message;
-  MeasureOptions options = quickOptions();
+  MeasureOptions options = quickMeasureOptions();
   options.timing.warmup = 0;
   auto schedule = parseSchedule("op0: parallelize(1024,0)");
   ASSERT_TRUE(schedule.ok()) << schedule.error().message;
@@ -102,7 +93,7 @@ TEST(WorkerSurvivalTest, BigProgramRunsWithTheDefaultLimits) {
 TEST(WorkerSurvivalTest, MemoryLimitErrorNamesMemory) {
   uint64_t base = currentAddressSpace();
   ASSERT_GT(base, 0u);
-  MeasureOptions options = quickOptions();
+  MeasureOptions options = quickMeasureOptions();
   options.limits.memoryBytes = base + (300ull << 20);
   auto program = loadFixture("big_add");
   ASSERT_TRUE(program.ok()) << program.error().message;

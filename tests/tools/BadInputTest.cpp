@@ -100,7 +100,7 @@ const std::vector<FileCase> kFileCases = {
      "  return %0 : tensor<4xf32>\n}\n",
      {":2:", "unsupported op math.exp"}},
     {"dynamic_shape", addOf("?x4", "f32"), {":1:", "dynamic shape"}},
-    {"bf16", addOf("4x4", "bf16"), {":1:", "bf16", "not supported"}},
+    {"f8", addOf("4x4", "f8E5M2"), {":1:", "f8E5M2", "not supported"}},
     {"i8", addOf("4x4", "i8"), {":1:", "i8", "not supported"}},
     {"complex", addOf("4x4", "complex<f32>"), {":1:", "complex<f32>"}},
     {"zero_sized", addOf("0x4", "f32"), {":1:", "zero-sized"}},
