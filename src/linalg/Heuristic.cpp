@@ -14,15 +14,30 @@ static int64_t divisorAtMost(int64_t range, int64_t target) {
   return 1;
 }
 
-/// The largest divisor of `range` up to `target` that is a whole number of
-/// vectors of `lanes`, else of half vectors, and so on down to 1.
+/// The vector width for a loop of `range`: the largest divisor up to
+/// `target` that is a whole number of vectors of `lanes`, else the largest
+/// power of two up to `lanes` that divides it. Other widths (25, 40) lower
+/// to shuffles and scalar code, several times slower than a narrower
+/// power of two.
 static int64_t vectorDivisor(int64_t range, int64_t target, int64_t lanes) {
-  for (int64_t unit = lanes; unit > 1; unit /= 2)
-    for (int64_t d = std::min(range, target) / unit * unit; d >= unit;
-         d -= unit)
-      if (range % d == 0)
-        return d;
-  return divisorAtMost(range, target);
+  for (int64_t d = std::min(range, target) / lanes * lanes; d >= lanes;
+       d -= lanes)
+    if (range % d == 0)
+      return d;
+  int64_t width = 1;
+  while (width * 2 <= std::min(lanes, target) && range % (width * 2) == 0)
+    width *= 2;
+  return width;
+}
+
+/// The largest multiple of `unit` that divides `range` and is at most
+/// `target` (at least `unit`, which divides `range`).
+static int64_t multipleAtMost(int64_t range, int64_t unit, int64_t target) {
+  for (int64_t d = std::max(unit, std::min(range, target) / unit * unit);
+       d > unit; d -= unit)
+    if (range % d == 0)
+      return d;
+  return unit;
 }
 
 /// Positions of the parallel loops, outermost first.
@@ -86,9 +101,9 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
     tryStep(state, index, {"vectorize", {}}, steps);
   };
   if (parallel.size() == 1 && n == 2 && op.isReduction[1]) {
-    cache = {divisorAtMost(op.ranges[0], rows),
-             divisorAtMost(op.ranges[1], 16 * cols)};
-    reg = {cache[0], vectorDivisor(cache[1], cols, lanes)};
+    reg = {divisorAtMost(op.ranges[0], rows),
+           vectorDivisor(op.ranges[1], cols, lanes)};
+    cache = {reg[0], multipleAtMost(op.ranges[1], reg[1], 16 * cols)};
     return finish();
   }
   unsigned inner = parallel.empty() ? 0 : parallel.back();
@@ -98,19 +113,19 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
     if (op.isReduction[l])
       continue;
     if (l == inner) {
-      cache[l] = nc = divisorAtMost(op.ranges[l], 4 * cols);
-      reg[l] = vectorDivisor(cache[l], cols, lanes);
+      reg[l] = vectorDivisor(op.ranges[l], cols, lanes);
+      cache[l] = nc = multipleAtMost(op.ranges[l], reg[l], 4 * cols);
     } else if (parallel.size() >= 2 && l == parallel[parallel.size() - 2]) {
-      cache[l] = mc = divisorAtMost(op.ranges[l], 8 * rows);
-      reg[l] = divisorAtMost(cache[l], rows);
+      reg[l] = divisorAtMost(op.ranges[l], rows);
+      cache[l] = mc = multipleAtMost(op.ranges[l], reg[l], 8 * rows);
       streamsB = op.ranges[l] < rows;
     } else {
       cache[l] = 1; // batch loops
     }
   }
   if (streamsB) {
-    cache[inner] = divisorAtMost(op.ranges[inner], 1024);
-    reg[inner] = vectorDivisor(cache[inner], cols, lanes);
+    reg[inner] = vectorDivisor(op.ranges[inner], cols, lanes);
+    cache[inner] = multipleAtMost(op.ranges[inner], reg[inner], 1024);
     for (unsigned l = 0; l < n; ++l)
       if (op.isReduction[l])
         cache[l] = reg[l] = divisorAtMost(op.ranges[l], 8);
@@ -141,15 +156,17 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   if (kind == "linalg.conv_2d_nhwc_hwcf" ||
       kind == "linalg.conv_2d_nhwc_fhwc") {
     // (n, oh, ow, f, kh, kw, c): output columns x two vectors of filters.
-    set(2, 8), set(3, 2 * lanes), set(6, 8);
+    set(2, 8), sizes[3] = vectorDivisor(op.ranges[3], 2 * lanes, lanes),
+               set(6, 8);
   } else if (kind == "linalg.depthwise_conv_2d_nhwc_hwc") {
     // (n, oh, ow, c, kh, kw): one vector of channels per output column,
     // the window row whole, so its taps stay in registers.
-    set(2, 8), set(3, lanes), sizes[5] = 0;
+    set(2, 8), sizes[3] = vectorDivisor(op.ranges[3], lanes, lanes),
+               sizes[5] = 0;
   } else if (kind == "linalg.pooling_nhwc_max" ||
              kind == "linalg.pooling_nhwc_sum") {
     // (n, oh, ow, c, kh, kw)
-    set(2, 8), set(3, 4 * lanes);
+    set(2, 8), sizes[3] = vectorDivisor(op.ranges[3], 4 * lanes, lanes);
   } else {
     return;
   }

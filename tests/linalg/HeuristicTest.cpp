@@ -72,6 +72,16 @@ TEST(Heuristic, MatmulRegisterTileFillsHalfTheVectorRegisters) {
             (Sizes{8, 16, 1}));
 }
 
+TEST(Heuristic, VectorWidthsAreWholeVectorsOrPowersOfTwo) {
+  // N = 1000: no multiple of 16 divides it, so the vectors are 8 wide (a
+  // width of 25 or 40 lowers to shuffles), and the cache tile is a
+  // multiple of the register tile.
+  auto steps = stepsFor("matmul_odd", "op1", avx512());
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].params, (Sizes{40, 40, 300}));
+  EXPECT_EQ(steps[1].params, (Sizes{8, 8, 1}));
+}
+
 TEST(Heuristic, MatmulCacheTileIsDeeperWithALargerL2) {
   auto small = stepsFor("big_matmul", "op1", avx2());
   measure::CpuTarget bigL2 = avx2();
