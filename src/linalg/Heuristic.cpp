@@ -124,7 +124,6 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
     }
   }
   if (streamsB) {
-    reg[inner] = vectorDivisor(op.ranges[inner], cols, lanes);
     cache[inner] = multipleAtMost(op.ranges[inner], reg[inner], 1024);
     for (unsigned l = 0; l < n; ++l)
       if (op.isReduction[l])
@@ -153,20 +152,21 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   auto set = [&](unsigned l, int64_t target) {
     sizes[l] = divisorAtMost(op.ranges[l], target);
   };
+  auto setVector = [&](unsigned l, int64_t target) {
+    sizes[l] = vectorDivisor(op.ranges[l], target, lanes);
+  };
   if (kind == "linalg.conv_2d_nhwc_hwcf" ||
       kind == "linalg.conv_2d_nhwc_fhwc") {
     // (n, oh, ow, f, kh, kw, c): output columns x two vectors of filters.
-    set(2, 8), sizes[3] = vectorDivisor(op.ranges[3], 2 * lanes, lanes),
-               set(6, 8);
+    set(2, 8), setVector(3, 2 * lanes), set(6, 8);
   } else if (kind == "linalg.depthwise_conv_2d_nhwc_hwc") {
     // (n, oh, ow, c, kh, kw): one vector of channels per output column,
     // the window row whole, so its taps stay in registers.
-    set(2, 8), sizes[3] = vectorDivisor(op.ranges[3], lanes, lanes),
-               sizes[5] = 0;
+    set(2, 8), setVector(3, lanes), sizes[5] = 0;
   } else if (kind == "linalg.pooling_nhwc_max" ||
              kind == "linalg.pooling_nhwc_sum") {
     // (n, oh, ow, c, kh, kw)
-    set(2, 8), sizes[3] = vectorDivisor(op.ranges[3], 4 * lanes, lanes);
+    set(2, 8), setVector(3, 4 * lanes);
   } else {
     return;
   }

@@ -84,9 +84,12 @@ static Status runPasses(mlir::ModuleOp module, const std::string &passes) {
 
 Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
   mlir::MLIRContext *context = module.getContext();
+  mlir::func::FuncOp entry;
   for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (!func.isExternal())
+    if (!func.isExternal()) {
       func->setAttr("llvm.emit_c_interface", mlir::UnitAttr::get(context));
+      entry = func;
+    }
 
   // LLVM lowers vector math.exp, tanh, log and the like to one libm call
   // per element (there is no vector math library in the JIT), and math.tanh
@@ -101,10 +104,6 @@ Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
                      "converge");
   if (Status s = runPasses(module, bufferizationPasses()); !s)
     return s.error();
-  mlir::func::FuncOp entry;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (!func.isExternal())
-      entry = func;
   LoweredEntry lowered;
   if (entry)
     lowered.resultArgument = resultsInArguments(entry);

@@ -273,45 +273,40 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
   std::vector<std::function<void()>> timedSides = {
       [&] { (*baseline)->run(args[0]); }, [&] { (*candidate)->run(args[1]); }};
 
-  // External baselines: their own copies of the inputs, checked against the
-  // baseline's outputs, then timed in the same interleaved rounds.
-  std::vector<std::vector<std::unique_ptr<HostBuffer>>> externalBuffers;
+  // External baselines: their own copies of the inputs and a buffer per
+  // result, checked against the baseline's outputs, then timed in the same
+  // interleaved rounds.
+  bool half = false;
+  for (const std::vector<TensorSpec> *specs : {&sig.inputs, &sig.outputs})
+    for (const TensorSpec &spec : *specs)
+      half |= spec.isHalf();
+  std::vector<KernelCall> externalCalls;
   std::vector<size_t> externalSide;
   for (const ExternalBaseline &external : options.externals) {
     ExternalTiming timing;
     timing.name = external.name;
-    std::vector<std::unique_ptr<HostBuffer>> buffers;
+    KernelCall call = prepareCall(sig, LoweredEntry{}, inputs);
+    auto raw = [](HostBuffer *buffer) {
+      return RawTensor{buffer->data(), buffer->spec().shape,
+                       buffer->spec().isF64()};
+    };
     std::vector<RawTensor> in, out;
-    std::vector<HostBuffer *> outBuffers;
-    for (size_t i = 0; i < sig.inputs.size(); ++i) {
-      buffers.push_back(std::make_unique<HostBuffer>(sig.inputs[i]));
-      if (buffers.back()->valid())
-        buffers.back()->copyFrom(*pristine[i]);
-      in.push_back(
-          {buffers.back()->data(), sig.inputs[i].shape, sig.inputs[i].isF64()});
-    }
-    for (const TensorSpec &spec : sig.outputs) {
-      buffers.push_back(std::make_unique<HostBuffer>(spec));
-      out.push_back({buffers.back()->data(), spec.shape, spec.isF64()});
-      outBuffers.push_back(buffers.back().get());
-    }
-    bool allocated = true;
-    for (auto &b : buffers)
-      allocated &= b->valid();
-    bool half = false;
-    for (auto &b : buffers)
-      half |= b->spec().isHalf();
+    for (size_t i = 0; i < sig.inputs.size(); ++i)
+      in.push_back(raw(call.args[i]));
+    for (HostBuffer *result : call.results)
+      out.push_back(raw(result));
     auto prepared =
-        !allocated ? Result<std::function<void()>>(makeError("out of memory"))
-        : half     ? Result<std::function<void()>>(makeError(
-                         external.name + " baseline: f16 and bf16 are not covered"))
-                   : external.prepare(in, out);
+        call.unallocatedBytes
+            ? Result<std::function<void()>>(makeError("out of memory"))
+        : half ? Result<std::function<void()>>(makeError(
+                     external.name + " baseline: f16 and bf16 are not covered"))
+               : external.prepare(in, out);
     if (!prepared) {
       timing.error = prepared.error().message;
     } else {
       (*prepared)();
       Comparison check =
-          compareOutputs(outputs[0], outBuffers, options.rtol, options.atol);
+          compareOutputs(outputs[0], call.results, options.rtol, options.atol);
       timing.correct = check.match;
       timing.maxAbsError = check.maxAbsError;
       if (!check.match)
@@ -322,7 +317,7 @@ static int runWorker(measure::WorkerChannel &channel, const Program &program,
       }
     }
     m.externals.push_back(timing);
-    externalBuffers.push_back(std::move(buffers));
+    externalCalls.push_back(std::move(call));
   }
 
   measure::MultiTiming timing =

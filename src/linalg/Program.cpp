@@ -51,10 +51,9 @@ static std::string typeString(Type type) {
 static std::optional<std::string> missingHalfSupport(Type element) {
   if (!element.isF16() && !element.isBF16())
     return std::nullopt;
-  llvm::Triple host(llvm::sys::getProcessTriple());
-  if (!host.isX86())
+  if (!llvm::Triple(llvm::sys::getProcessTriple()).isX86())
     return std::nullopt;
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  static const llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
   const char *feature = element.isF16() ? "f16c" : "avx512bf16";
   if (features.lookup(feature))
     return std::nullopt;

@@ -12,23 +12,17 @@ using namespace rlopt::linalg::testing;
 
 namespace {
 
-measure::CpuTarget avx512() {
+measure::CpuTarget cpu(int lanes, int registers, long l1d, long l2) {
   measure::CpuTarget target;
-  target.f32Lanes = 16;
-  target.vectorRegisters = 32;
-  target.l1dBytes = 48 << 10;
-  target.l2Bytes = 1 << 20;
+  target.f32Lanes = lanes;
+  target.vectorRegisters = registers;
+  target.l1dBytes = l1d;
+  target.l2Bytes = l2;
   return target;
 }
 
-measure::CpuTarget avx2() {
-  measure::CpuTarget target;
-  target.f32Lanes = 8;
-  target.vectorRegisters = 16;
-  target.l1dBytes = 32 << 10;
-  target.l2Bytes = 256 << 10;
-  return target;
-}
+measure::CpuTarget avx512() { return cpu(16, 32, 48 << 10, 1 << 20); }
+measure::CpuTarget avx2() { return cpu(8, 16, 32 << 10, 256 << 10); }
 
 /// The heuristic's steps for op `opId` of `fixture` on `target`.
 std::vector<TransformStep> stepsFor(const std::string &fixture,
