@@ -64,28 +64,27 @@ static int64_t swapIndex(const std::vector<int64_t> &perm) {
 
 std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
                                    const TransformStep &step) {
-  const std::vector<Transformation> &kinds = transformations();
-  int64_t type = -1;
-  for (size_t t = 0; t < kinds.size(); ++t)
-    if (step.name == kinds[t].name)
-      type = t;
+  int64_t type = env.typeIndex(step.name);
   if (type < 0)
     return {};
   Action first{std::vector<int64_t>(env.numHeads(), 0)};
   first.values[env.typeHead()] = type;
   const EnvConfig &cfg = env.config();
   std::vector<Action> actions;
-  switch (kinds[type].params) {
+  switch (env.transformationTypes()[type]->params) {
   case ParamKind::None:
     actions.push_back(first);
     break;
-  case ParamKind::PerLoop: {
+  case ParamKind::PerLoop:
+  case ParamKind::PerParallelLoop:
+  case ParamKind::PerReductionLoop: {
     if (step.params.size() > cfg.maxLoops)
       return {};
     const OpState *op = env.currentOpState();
     if (!op)
       return {};
-    bool parallel = step.name != "tile";
+    bool parallel =
+        env.transformationTypes()[type]->params == ParamKind::PerParallelLoop;
     for (unsigned l = 0; l < step.params.size(); ++l) {
       unsigned head = parallel ? env.parallelHead(l) : env.tileHead(l);
       int64_t wanted = step.params[l];
@@ -160,6 +159,7 @@ Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
   options.threads = env.config().measure.threads;
   options.limits = env.config().measure.transformLimits;
   options.target = target;
+  options.extraTransformations = env.config().extraTransformations;
   Schedule heuristic = heuristicSchedule(*env.program(), options);
 
   Demonstration demo;

@@ -1,6 +1,7 @@
 #include "rlopt/linalg/EnvConfig.h"
 
 #include "rlopt/core/ConfigFields.h"
+#include "rlopt/linalg/Transformation.h"
 
 namespace rlopt::linalg {
 
@@ -35,6 +36,7 @@ template <typename Visit> void visitFields(JsonForm &f, Visit &&visit) {
   visit("cache", c.cachePath);
   visit("seed", c.measure.seed);
   visit("interchange", c.interchange);
+  visit("extra_transformations", c.extraTransformations);
 }
 } // namespace
 
@@ -61,6 +63,17 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
   if (c.interchange != "pointers" && c.interchange != "enumerated")
     return fail("interchange: expected \"pointers\" or \"enumerated\", got \"" +
                 c.interchange + "\"");
+  for (size_t i = 0; i < c.extraTransformations.size(); ++i) {
+    const std::string &name = c.extraTransformations[i];
+    const Transformation *t = findTransformation(name);
+    if (!t || !t->extra)
+      return fail("extra_transformations: \"" + name +
+                  "\" is not an opt-in transformation (known: " +
+                  extraTransformationNames() + ")");
+    for (size_t j = 0; j < i; ++j)
+      if (c.extraTransformations[j] == name)
+        return fail("extra_transformations: \"" + name + "\" is listed twice");
+  }
   if (c.maxLoops < 1 || c.maxLoops > 16)
     return fail("max_loops: expected 1..16");
   if (c.tileSizes.empty() || c.tileSizes[0] != 0)

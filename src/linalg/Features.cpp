@@ -11,7 +11,7 @@ static constexpr unsigned kNumFlags = 6;
 size_t opFeatureSize(const EnvConfig &c) {
   return kNumClasses + 4 * c.maxLoops +
          c.maxOperands * c.maxRank * (c.maxLoops + 1) + kNumArith + kNumFlags +
-         transformations().size();
+         actionTransformations(c.extraTransformations).size();
 }
 
 static float logScale(int64_t value) {
@@ -61,10 +61,10 @@ void appendOpFeatures(const EnvConfig &c, const OpState *op,
   for (bool flag : {op->generalized, op->parallelized, op->vectorized,
                     op->img2col, op->fusedInto >= 0, op->stopped})
     *f++ = flag;
-  const auto &all = transformations();
+  const auto types = actionTransformations(c.extraTransformations);
   for (const TransformStep &step : op->history)
-    for (size_t t = 0; t < all.size(); ++t)
-      if (step.name == all[t].name)
+    for (size_t t = 0; t < types.size(); ++t)
+      if (step.name == types[t]->name)
         f[t] += 1.0f / c.stepsPerOp;
 }
 

@@ -140,6 +140,68 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   finish();
 }
 
+/// The op reduces along its innermost loop only, and every operand that
+/// loop reads, it reads contiguously (as its last dimension): a row
+/// reduction such as a matrix-vector product, a row sum or maximum.
+/// At most one operand reads the reduction loop together with a parallel
+/// one (the matrix of a matrix-vector product; two would be a matmul with
+/// B transposed, which the contraction tiles serve).
+static bool isRowReduction(const OpState &op) {
+  unsigned n = op.numLoops();
+  if (n == 0 || op.img2col || !op.isReduction[n - 1] ||
+      std::count(op.isReduction.begin(), op.isReduction.end(), true) != 1 ||
+      !mlir::cast<mlir::linalg::LinalgOp>(op.info->op)
+           .hasOnlyProjectedPermutations())
+    return false;
+  unsigned matrices = 0;
+  for (const AccessMatrix &load : op.info->loads) {
+    bool readsReduction = false, readsParallel = false;
+    for (size_t row = 0; row < load.size(); ++row) {
+      bool last = row + 1 == load.size();
+      int64_t coefficient = load[row][n - 1];
+      if (coefficient != 0 && !(last && coefficient == 1))
+        return false;
+      readsReduction |= coefficient != 0;
+      for (unsigned l = 0; l + 1 < n; ++l)
+        readsParallel |= load[row][l] != 0;
+    }
+    matrices += readsReduction && readsParallel;
+  }
+  return matrices <= 1;
+}
+
+/// Long row reductions keep two vectors of partial sums per row, or the
+/// largest power of two below that divides the row (split_reduction), so the
+/// loop adds whole vectors and reduces across lanes once per row at the end; a
+/// few rows at a time (a quarter of the registers) read the rows side by side.
+static bool scheduleRowReduction(ScheduleState &state, unsigned index,
+                                 const measure::CpuTarget &target,
+                                 std::vector<TransformStep> &steps) {
+  const OpState &op = state.ops[index];
+  unsigned n = op.numLoops();
+  int64_t range = op.ranges[n - 1], factor = 2 * lanesOf(op, target);
+  // A row of 1000 still gains from 8 partials: halve the factor until it
+  // divides the row, down to 4.
+  while (factor > 4 && range % factor != 0)
+    factor /= 2;
+  if (range % factor != 0 || range < 4 * factor)
+    return false;
+  std::vector<int64_t> split(n, 0);
+  split[n - 1] = factor;
+  if (!tryStep(state, index, {"split_reduction", split}, steps))
+    return false;
+  // Loops now (parallel..., reduction / factor, factor).
+  const OpState &after = state.ops[index];
+  std::vector<int64_t> tile(after.numLoops(), 1);
+  tile[n] = 0;
+  if (n >= 2)
+    tile[n - 2] = divisorAtMost(after.ranges[n - 2],
+                                std::max(1, target.vectorRegisters / 8));
+  tryStep(state, index, {"tile", tile}, steps);
+  tryStep(state, index, {"vectorize", {}}, steps);
+  return true;
+}
+
 /// Windowed ops (conv, depthwise, pooling): tile output row and window row
 /// to 1 so they decompose to 1-D, keep vectors along width and channels.
 static void scheduleWindowed(ScheduleState &state, unsigned index,
@@ -212,6 +274,12 @@ Schedule heuristicSchedule(const Program &program,
     }
     if (op.kind == "linalg.conv_2d_nchw_fchw")
       tryStep(state, index, {"img2col", {}}, steps);
+    if (llvm::is_contained(options.extraTransformations, "split_reduction") &&
+        isRowReduction(op) &&
+        scheduleRowReduction(state, index, options.target, steps)) {
+      schedule.ops.push_back({program.ops[index].id, steps});
+      continue;
+    }
     switch (state.ops[index].opClass) {
     case OpClass::Matmul:
       scheduleContraction(state, index, options.target, steps);

@@ -29,23 +29,23 @@ struct LinalgEnv::Episode {
         state(this->program->ops, limits) {}
 };
 
-static const std::vector<Transformation> &kinds() { return transformations(); }
-
-static unsigned kindIndex(const char *name) {
-  for (unsigned i = 0; i < kinds().size(); ++i)
-    if (std::string(kinds()[i].name) == name)
+int LinalgEnv::typeIndex(const std::string &name) const {
+  for (unsigned i = 0; i < types.size(); ++i)
+    if (types[i]->name == name)
       return i;
-  return 0;
+  return -1;
 }
 
-LinalgEnv::LinalgEnv(EnvConfig config) : cfg(std::move(config)) {
+LinalgEnv::LinalgEnv(EnvConfig config)
+    : cfg(std::move(config)),
+      types(actionTransformations(cfg.extraTransformations)) {
   envSpaces.observation.shape = {
       static_cast<int64_t>(2 * opFeatureSize(cfg) + cfg.maxLoops + 3)};
   envSpaces.observation.low = -64;
   envSpaces.observation.high = 64;
   auto &nvec = envSpaces.action.nvec;
   auto &names = envSpaces.action.names;
-  nvec.push_back(kinds().size());
+  nvec.push_back(types.size());
   names.push_back("transformation");
   for (unsigned l = 0; l < cfg.maxLoops; ++l) {
     nvec.push_back(cfg.tileSizes.size());
@@ -87,13 +87,23 @@ ActionLayout LinalgEnv::actionLayout() const {
   layout.opFeatureSize = opFeatureSize(cfg);
   layout.extraFeatures = cfg.maxLoops + 3;
   layout.interchangeFlag = 2 * layout.opFeatureSize + cfg.maxLoops;
-  layout.numTypes = kinds().size();
+  layout.numTypes = types.size();
   layout.maxLoops = cfg.maxLoops;
   layout.numTileSizes = cfg.tileSizes.size();
-  layout.tileType = kindIndex("tile");
-  layout.parallelizeType = kindIndex("parallelize");
-  layout.fuseType = kindIndex("fuse");
-  layout.interchangeType = kindIndex("interchange");
+  layout.tileType = typeIndex("tile");
+  layout.parallelizeType = typeIndex("parallelize");
+  layout.fuseType = typeIndex("fuse");
+  layout.interchangeType = typeIndex("interchange");
+  for (unsigned t = 0; t < types.size(); ++t) {
+    if (!types[t]->extra)
+      continue;
+    layout.extraTransformations.push_back(types[t]->name);
+    if (types[t]->params == ParamKind::PerLoop ||
+        types[t]->params == ParamKind::PerReductionLoop)
+      layout.extraTileTypes.push_back(t);
+    if (types[t]->params == ParamKind::PerParallelLoop)
+      layout.extraParallelTypes.push_back(t);
+  }
   layout.interchangeChoices = static_cast<int>(envSpaces.action.nvec.back());
   layout.enumeratedInterchange = enumeratedInterchange();
   return layout;
@@ -204,8 +214,22 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
     std::swap(perm[0], perm[1]);
     return perm;
   }
-  case ParamKind::PerLoop: {
-    bool parallelOnly = std::string(kind.name) != "tile";
+  case ParamKind::PerReductionLoop: {
+    // A split adds a loop, which the heads must still cover.
+    if (op.numLoops() >= cfg.maxLoops)
+      return std::nullopt;
+    // The largest candidate that divides each reduction loop.
+    std::vector<int64_t> sizes(op.numLoops(), 0);
+    for (unsigned l = 0; l < op.numLoops() && l < cfg.maxLoops; ++l)
+      for (int64_t s : cfg.tileSizes)
+        if (op.isReduction[l] && s > 0 && s < op.ranges[l] &&
+            op.ranges[l] % s == 0)
+          sizes[l] = std::max(sizes[l], s);
+    return sizes;
+  }
+  case ParamKind::PerLoop:
+  case ParamKind::PerParallelLoop: {
+    bool parallelOnly = kind.params == ParamKind::PerParallelLoop;
     std::vector<int64_t> sizes(op.numLoops(), 0);
     for (unsigned l = 0; l < op.numLoops() && l < cfg.maxLoops; ++l) {
       if (parallelOnly && op.isReduction[l])
@@ -218,6 +242,16 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
   }
   }
   return std::nullopt;
+}
+
+/// The factor a reduction-loop head means: the largest divisor of the
+/// loop's range from 2 to the chosen size, below the range; 0 if none (the
+/// step is then a no-op), so that no unmasked value fails.
+static int64_t reductionFactor(int64_t range, int64_t chosen) {
+  for (int64_t f = std::min(chosen, range - 1); f >= 2; --f)
+    if (range % f == 0)
+      return f;
+  return 0;
 }
 
 std::vector<std::vector<uint8_t>> LinalgEnv::masks() const {
@@ -233,14 +267,14 @@ std::vector<std::vector<uint8_t>> LinalgEnv::masks() const {
   const OpState &op = episode->state.ops[index];
   const ScheduleState &state = episode->state;
   if (episode->inInterchange) {
-    m[typeHead()][kindIndex("interchange")] = 1;
+    m[typeHead()][typeIndex("interchange")] = 1;
     for (unsigned l = 0; l < op.numLoops(); ++l)
       if (!llvm::is_contained(episode->placed, (int64_t)l))
         m[pointerHead()][l] = 1;
   } else {
-    for (unsigned t = 0; t < kinds().size(); ++t) {
-      auto params = representativeParams(cfg, op, kinds()[t]);
-      if (params && !checkStep(state, index, kinds()[t], *params))
+    for (unsigned t = 0; t < types.size(); ++t) {
+      auto params = representativeParams(cfg, op, *types[t]);
+      if (params && !checkStep(state, index, *types[t], *params))
         m[typeHead()][t] = 1;
     }
     unsigned candidates = op.numLoops() * (op.numLoops() - 1) / 2;
@@ -345,7 +379,7 @@ StepResult LinalgEnv::step(const Action &action) {
 
   unsigned index = currentOp();
   OpState &op = episode->state.ops[index];
-  const Transformation &kind = kinds()[action.values[typeHead()]];
+  const Transformation &kind = *types[action.values[typeHead()]];
   std::optional<TransformStep> step;
   bool endsOp = false;
   if (episode->inInterchange) {
@@ -377,8 +411,15 @@ StepResult LinalgEnv::step(const Action &action) {
     return finishStep(0, false, info);
   } else {
     std::vector<int64_t> params;
-    if (kind.params == ParamKind::PerLoop) {
-      bool parallel = std::string(kind.name) != "tile";
+    if (kind.params == ParamKind::PerReductionLoop) {
+      for (unsigned l = 0; l < op.numLoops(); ++l)
+        params.push_back(
+            op.isReduction[l]
+                ? reductionFactor(op.ranges[l],
+                                  cfg.tileSizes[action.values[tileHead(l)]])
+                : 0);
+    } else if (isPerLoop(kind.params)) {
+      bool parallel = kind.params == ParamKind::PerParallelLoop;
       for (unsigned l = 0; l < op.numLoops(); ++l)
         params.push_back(cfg.tileSizes[action.values[parallel ? parallelHead(l)
                                                               : tileHead(l)]]);
@@ -391,7 +432,7 @@ StepResult LinalgEnv::step(const Action &action) {
 
   if (step) {
     const Transformation *t = findTransformation(step->name);
-    if (t->params == ParamKind::PerLoop && checkTileSizes(op, step->params)) {
+    if (isPerLoop(t->params) && checkTileSizes(op, step->params)) {
       info["noop"] = true; // every size 0 or the full loop: nothing to tile
     } else if (Status s = applyStep(episode->state, index, *step); !s) {
       return fail(s.error().message);

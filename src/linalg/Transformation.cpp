@@ -12,13 +12,19 @@ Transformation interchangeTransformation();
 Transformation vectorizeTransformation();
 Transformation img2colTransformation();
 Transformation stopTransformation();
+Transformation splitReductionTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
-      tileTransformation(),      parallelizeTransformation(),
-      fuseTransformation(),      interchangeTransformation(),
-      vectorizeTransformation(), img2colTransformation(),
+      tileTransformation(),
+      parallelizeTransformation(),
+      fuseTransformation(),
+      interchangeTransformation(),
+      vectorizeTransformation(),
+      img2colTransformation(),
       stopTransformation(),
+      // Opt-in (EnvConfig::extraTransformations):
+      splitReductionTransformation(),
   };
   return all;
 }
@@ -28,6 +34,33 @@ const Transformation *findTransformation(const std::string &name) {
     if (name == t.name)
       return &t;
   return nullptr;
+}
+
+std::vector<const Transformation *>
+actionTransformations(const std::vector<std::string> &extras) {
+  std::vector<const Transformation *> types;
+  for (const Transformation &t : transformations())
+    if (!t.extra)
+      types.push_back(&t);
+  for (const std::string &name : extras)
+    if (const Transformation *t = findTransformation(name); t && t->extra)
+      types.push_back(t);
+  return types;
+}
+
+std::vector<std::string> allExtraTransformations() {
+  std::vector<std::string> names;
+  for (const Transformation &t : transformations())
+    if (t.extra)
+      names.push_back(t.name);
+  return names;
+}
+
+std::string extraTransformationNames() {
+  std::string text;
+  for (const std::string &name : allExtraTransformations())
+    text += (text.empty() ? "" : ", ") + name;
+  return text;
 }
 
 bool OpState::hasPartialTiles() const {
@@ -122,6 +155,8 @@ std::optional<std::string> checkStep(const ScheduleState &state, unsigned index,
     expected = 0;
     break;
   case ParamKind::PerLoop:
+  case ParamKind::PerParallelLoop:
+  case ParamKind::PerReductionLoop:
   case ParamKind::Permutation:
     expected = op.numLoops();
     break;

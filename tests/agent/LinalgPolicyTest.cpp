@@ -316,6 +316,24 @@ TEST_F(LinalgPolicyTest, ParallelizeAndFuseCountTheParallelHeadsOnly) {
   }
 }
 
+TEST_F(LinalgPolicyTest, OptInSplitReductionCountsTheTileHeads) {
+  linalg::EnvConfig config;
+  config.extraTransformations = {"split_reduction"};
+  linalg::ActionLayout extended = linalg::LinalgEnv(config).actionLayout();
+  LinalgPolicy policy(extended, tinyPolicyConfig());
+  ASSERT_EQ(policy.headSizes()[0], layout.numTypes + 1);
+  Batch batch = randomBatch(policy, 32);
+  torch::Tensor actions =
+      policy.act(batch.observations, batch.masks, false).actions.clone();
+  forceType(policy, batch, actions, extended.extraTileTypes.at(0), false);
+  auto out = policy.evaluate(batch.observations, batch.masks, actions);
+  torch::Tensor expected = headLogProb(policy, batch, actions, 0);
+  for (int l = 0; l < extended.maxLoops; ++l)
+    expected =
+        expected + headLogProb(policy, batch, actions, extended.tileHead(l));
+  expectClose(out.logProb, expected, "log p(split_reduction)");
+}
+
 TEST_F(LinalgPolicyTest, PointerHeadCountsWhileChoosingAnInterchange) {
   LinalgPolicy policy(layout, tinyPolicyConfig());
   Batch batch = randomBatch(policy, 32);
@@ -412,6 +430,10 @@ TEST_F(LinalgPolicyTest, LoadRefusesAnotherLayout) {
   moreSizes.tileSizes = {0, 2, 4, 8, 16, 32, 64, 128, 256, 512};
   others.push_back(
       {"10 tile sizes", linalg::LinalgEnv(moreSizes).actionLayout()});
+  linalg::EnvConfig split;
+  split.extraTransformations = {"split_reduction"};
+  others.push_back(
+      {"split_reduction opted in", linalg::LinalgEnv(split).actionLayout()});
 
   for (const auto &[what, expected] : others) {
     ASSERT_FALSE(expected == layout) << what;

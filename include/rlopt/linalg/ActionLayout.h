@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 namespace rlopt::linalg {
 
 /// The Linalg environment's observation and action layout as plain numbers,
@@ -18,6 +21,10 @@ struct ActionLayout {
   /// number of enumerated candidates.
   int interchangeChoices = 0;
   bool enumeratedInterchange = false;
+  /// Opt-in transformations after the base set (EnvConfig), and which of
+  /// them read the tile or the parallel heads.
+  std::vector<std::string> extraTransformations;
+  std::vector<int> extraTileTypes, extraParallelTypes;
   int pointerChoices() const {
     return interchangeChoices > 0 ? interchangeChoices : maxLoops;
   }
@@ -36,19 +43,26 @@ struct ActionLayout {
 };
 
 inline nlohmann::json ActionLayout::toJson() const {
-  return {{"feature_version", featureVersion},
-          {"op_feature_size", opFeatureSize},
-          {"extra_features", extraFeatures},
-          {"interchange_flag", interchangeFlag},
-          {"num_types", numTypes},
-          {"max_loops", maxLoops},
-          {"num_tile_sizes", numTileSizes},
-          {"tile_type", tileType},
-          {"parallelize_type", parallelizeType},
-          {"fuse_type", fuseType},
-          {"interchange_type", interchangeType},
-          {"interchange_choices", interchangeChoices},
-          {"enumerated_interchange", enumeratedInterchange}};
+  nlohmann::json json = {{"feature_version", featureVersion},
+                         {"op_feature_size", opFeatureSize},
+                         {"extra_features", extraFeatures},
+                         {"interchange_flag", interchangeFlag},
+                         {"num_types", numTypes},
+                         {"max_loops", maxLoops},
+                         {"num_tile_sizes", numTileSizes},
+                         {"tile_type", tileType},
+                         {"parallelize_type", parallelizeType},
+                         {"fuse_type", fuseType},
+                         {"interchange_type", interchangeType},
+                         {"interchange_choices", interchangeChoices},
+                         {"enumerated_interchange", enumeratedInterchange}};
+  // Written only when present, so that base-set layouts read as before.
+  if (!extraTransformations.empty()) {
+    json["extra_transformations"] = extraTransformations;
+    json["extra_tile_types"] = extraTileTypes;
+    json["extra_parallel_types"] = extraParallelTypes;
+  }
+  return json;
 }
 
 inline ActionLayout ActionLayout::fromJson(const nlohmann::json &json) {
@@ -68,6 +82,10 @@ inline ActionLayout ActionLayout::fromJson(const nlohmann::json &json) {
   // interchange head picked among the loop levels.
   l.interchangeChoices = json.value("interchange_choices", l.maxLoops);
   l.enumeratedInterchange = json.value("enumerated_interchange", false);
+  l.extraTransformations =
+      json.value("extra_transformations", std::vector<std::string>{});
+  l.extraTileTypes = json.value("extra_tile_types", std::vector<int>{});
+  l.extraParallelTypes = json.value("extra_parallel_types", std::vector<int>{});
   return l;
 }
 

@@ -31,6 +31,9 @@ struct EnvConfig {
   /// a fixed list, all swaps of two loops (n(n-1)/2 for n loops), the
   /// ablation the paper compares against.
   std::string interchange = "pointers";
+  /// Opt-in transformations offered after the base set (Transformation.h);
+  /// empty keeps the action space of the shipped policy.
+  std::vector<std::string> extraTransformations;
   double failureReward = -1; ///< reward of a wrong or failed candidate
   MeasureOptions measure;
   std::string cachePath; ///< empty = the default cache location

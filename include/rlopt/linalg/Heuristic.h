@@ -14,13 +14,18 @@ struct HeuristicOptions {
   /// The CPU the tiles are sized for: register tiles by its vector unit,
   /// cache tiles by its caches.
   measure::CpuTarget target = measure::hostMachine().target;
+  /// Opt-in transformations the schedule may use: every registered one by
+  /// default; an environment's own list when the schedule demonstrates
+  /// actions in it.
+  std::vector<std::string> extraTransformations = allExtraTransformations();
 };
 
 /// A fixed, hand-written schedule a user could write without learning: per
 /// op class, a cache tile and a register tile that divide the loops (sized
 /// for the target's vector registers and caches), then
 /// vectorize (2-D convolutions via their 1-D decomposition, NCHW ones via
-/// img2col), and with threads a parallel outer loop. Every step passes the
+/// img2col, long row reductions after split_reduction), and with threads a
+/// parallel outer loop. Every step passes the
 /// same checks the environment's masks use; a step that does not is left out.
 Schedule heuristicSchedule(const Program &program,
                            const HeuristicOptions &options = {});

@@ -41,6 +41,13 @@ public:
   /// The schedule applied so far, in schedule text.
   Schedule schedule() const;
   const EnvConfig &config() const { return cfg; }
+  /// The transformation of each value of the type head.
+  const std::vector<const Transformation *> &transformationTypes() const {
+    return types;
+  }
+  /// The type-head value of the transformation named `name`; -1 if the
+  /// environment does not offer it.
+  int typeIndex(const std::string &name) const;
   /// Index of the op being scheduled; -1 when the episode is over.
   int currentOp() const;
   /// The program of the current episode; null before the first reset.
@@ -74,6 +81,7 @@ private:
   double measureReward(Info &info);
 
   EnvConfig cfg;
+  std::vector<const Transformation *> types;
   Spaces envSpaces;
   std::unique_ptr<Episode> episode;
 };

@@ -33,6 +33,7 @@ struct OpState {
   bool parallelized = false;
   bool vectorized = false;
   bool img2col = false;
+  bool splitReduction = false;
   bool stopped = false;
   int fusedInto = -1;       ///< consumer op index after fusion
   bool fusedOpaque = false; ///< fused, with ranges unknown statically
@@ -56,10 +57,21 @@ struct ScheduleState {
 };
 
 enum class ParamKind {
-  None,        ///< `vectorize`
-  PerLoop,     ///< one integer per loop: `tile(32,0,16)`
-  Permutation, ///< a permutation of the loops: `interchange(0,2,1)`
+  None,            ///< `vectorize`
+  PerLoop,         ///< one integer per loop: `tile(32,0,16)`; tile heads
+  PerParallelLoop, ///< one per loop, reductions 0: `parallelize(8,0)`;
+                   ///< parallel heads
+  PerReductionLoop, ///< one per loop, parallel loops 0:
+                    ///< `split_reduction(0,32)`; the reduction loops'
+                    ///< tile heads
+  Permutation,      ///< a permutation of the loops: `interchange(0,2,1)`
 };
+
+/// Whether the parameters are one integer per loop.
+inline bool isPerLoop(ParamKind kind) {
+  return kind == ParamKind::PerLoop || kind == ParamKind::PerParallelLoop ||
+         kind == ParamKind::PerReductionLoop;
+}
 
 /// A transformation is one entry in `transformations()`: its name, how its
 /// parameters look, when it applies, and the transform-dialect ops it emits.
@@ -74,10 +86,24 @@ struct Transformation {
   /// Emits the transform ops and updates the op states.
   void (*emit)(ScheduleState &state, unsigned index,
                const std::vector<int64_t> &params);
+  /// Offered to an environment only when its config lists it under
+  /// `extra_transformations`: policies trained on the base set keep their
+  /// action space.
+  bool extra = false;
 };
 
+/// Every registered transformation, the base set first.
 const std::vector<Transformation> &transformations();
 const Transformation *findTransformation(const std::string &name);
+/// An environment's transformation types, in action-space order: the base
+/// set, then `extras` in the order given. Names must be registered extras
+/// (EnvConfig checks them).
+std::vector<const Transformation *>
+actionTransformations(const std::vector<std::string> &extras);
+/// The registered extras' names.
+std::vector<std::string> allExtraTransformations();
+/// The same, comma-separated, for error messages.
+std::string extraTransformationNames();
 
 /// Checks common rules (op not finished, parameter count and bounds) and
 /// then the transformation's own.

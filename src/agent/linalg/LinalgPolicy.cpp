@@ -126,10 +126,16 @@ LinalgPolicy::Output LinalgPolicy::headsOutput(const torch::Tensor &logits,
   }
   // Which heads the chosen transformation uses.
   torch::Tensor type = actions[0];
-  torch::Tensor usesTile = (type == layout.tileType).to(torch::kFloat);
+  auto isAny = [&](int first, int second, const std::vector<int> &more) {
+    torch::Tensor any = (type == first) | (type == second);
+    for (int t : more)
+      any = any | (type == t);
+    return any.to(torch::kFloat);
+  };
+  torch::Tensor usesTile =
+      isAny(layout.tileType, layout.tileType, layout.extraTileTypes);
   torch::Tensor usesParallel =
-      ((type == layout.parallelizeType) | (type == layout.fuseType))
-          .to(torch::kFloat);
+      isAny(layout.parallelizeType, layout.fuseType, layout.extraParallelTypes);
   // Level pointers act in the interchange sub-steps; an enumerated
   // candidate is chosen together with the interchange type.
   torch::Tensor usesPointer =

@@ -97,7 +97,7 @@ static void emit(ScheduleState &state, unsigned index,
 }
 
 Transformation fuseTransformation() {
-  return {"fuse", ParamKind::PerLoop,
+  return {"fuse", ParamKind::PerParallelLoop,
           "tile with scf.forall and fuse the op's producers into the loop",
           check, emit};
 }

@@ -44,7 +44,7 @@ static void emit(ScheduleState &state, unsigned index,
 }
 
 Transformation parallelizeTransformation() {
-  return {"parallelize", ParamKind::PerLoop,
+  return {"parallelize", ParamKind::PerParallelLoop,
           "tile the parallel loops with scf.forall (OpenMP threads)", check,
           emit};
 }

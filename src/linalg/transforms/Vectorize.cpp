@@ -86,8 +86,25 @@ static void emit(ScheduleState &state, unsigned index,
   std::string sizes;
   if (op.hasPartialTiles())
     sizes = " vector_sizes " + ScriptWriter::intList(op.ranges);
+  // A split reduction tiled to one step of its outer loop reduces over a
+  // unit dimension: canonicalizing it away at once, in the loop around it
+  // only, leaves vertical adds, where the later contraction lowering would
+  // shuffle lanes.
+  bool unitSplit = false;
+  for (unsigned l = 0; l < op.numLoops(); ++l)
+    unitSplit |= op.splitReduction && op.isReduction[l] && op.ranges[l] == 1;
+  std::string parent;
+  if (unitSplit) {
+    parent = state.script.fresh(op.info->id + "_parent");
+    state.script.line(parent + " = transform.get_parent_op " + op.handle +
+                      " : (!transform.any_op) -> !transform.any_op");
+  }
   state.script.line("transform.structured.vectorize " + op.handle + sizes +
                     " : !transform.any_op");
+  if (unitSplit)
+    state.script.line("transform.apply_patterns to " + parent +
+                      " { transform.apply_patterns.canonicalization } : "
+                      "!transform.any_op");
   op.vectorized = true;
   state.lowerVectors = true;
 }
