@@ -87,7 +87,7 @@ static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
 /// matmul with fewer rows of A than a register tile, which streams B row
 /// block by row block (k 8 deep, j whole).
 static void scheduleContraction(ScheduleState &state, unsigned index,
-                                const measure::CpuTarget &target,
+                                const measure::CpuTarget &target, bool canPeel,
                                 std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
   int64_t lanes = lanesOf(op, target);
@@ -107,6 +107,14 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
     return finish();
   }
   unsigned inner = parallel.empty() ? 0 : parallel.back();
+  // Columns that no two-vector tile divides: peel the remainder off, so
+  // the bulk keeps the full register tile.
+  if (canPeel && !parallel.empty() && op.ranges[inner] > cols &&
+      vectorDivisor(op.ranges[inner], cols, lanes) < cols) {
+    std::vector<int64_t> peel(n, 0);
+    peel[inner] = cols;
+    tryStep(state, index, {"peel", peel}, steps);
+  }
   int64_t mc = 1, nc = 1;
   bool streamsB = false;
   for (unsigned l = 0; l < n; ++l) {
@@ -282,7 +290,9 @@ Schedule heuristicSchedule(const Program &program,
     }
     switch (state.ops[index].opClass) {
     case OpClass::Matmul:
-      scheduleContraction(state, index, options.target, steps);
+      scheduleContraction(
+          state, index, options.target,
+          llvm::is_contained(options.extraTransformations, "peel"), steps);
       break;
     case OpClass::Conv2d:
     case OpClass::Pooling:

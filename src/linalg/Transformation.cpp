@@ -13,6 +13,7 @@ Transformation vectorizeTransformation();
 Transformation img2colTransformation();
 Transformation stopTransformation();
 Transformation splitReductionTransformation();
+Transformation peelTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
@@ -25,6 +26,7 @@ const std::vector<Transformation> &transformations() {
       stopTransformation(),
       // Opt-in (EnvConfig::extraTransformations):
       splitReductionTransformation(),
+      peelTransformation(),
   };
   return all;
 }
@@ -149,6 +151,11 @@ std::optional<std::string> checkStep(const ScheduleState &state, unsigned index,
   if (op.fusedOpaque && std::string(transformation.name) != "stop")
     return std::string(
         "the op was fused and its tile shape is not static; only stop applies");
+  std::string name = transformation.name;
+  if (op.peeled && name != "tile" && name != "interchange" &&
+      name != "vectorize" && name != "stop")
+    return std::string("after peel only tile, interchange, vectorize and "
+                       "stop apply");
   size_t expected = 0;
   switch (transformation.params) {
   case ParamKind::None:

@@ -34,6 +34,8 @@ std::vector<TransformStep> stepsFor(const std::string &fixture,
     return {};
   HeuristicOptions options;
   options.target = target;
+  // The base rules; the opt-in ones are tested with their transformations.
+  options.extraTransformations = {};
   Schedule schedule = heuristicSchedule(*program, options);
   for (const OpSchedule &op : schedule.ops)
     if (op.opId == opId)

@@ -34,6 +34,7 @@ struct OpState {
   bool vectorized = false;
   bool img2col = false;
   bool splitReduction = false;
+  bool peeled = false; ///< the handle holds a main part and remainders
   bool stopped = false;
   int fusedInto = -1;       ///< consumer op index after fusion
   bool fusedOpaque = false; ///< fused, with ranges unknown statically
@@ -57,10 +58,10 @@ struct ScheduleState {
 };
 
 enum class ParamKind {
-  None,            ///< `vectorize`
-  PerLoop,         ///< one integer per loop: `tile(32,0,16)`; tile heads
-  PerParallelLoop, ///< one per loop, reductions 0: `parallelize(8,0)`;
-                   ///< parallel heads
+  None,             ///< `vectorize`
+  PerLoop,          ///< one integer per loop: `tile(32,0,16)`; tile heads
+  PerParallelLoop,  ///< one per loop, reductions 0: `parallelize(8,0)`;
+                    ///< parallel heads
   PerReductionLoop, ///< one per loop, parallel loops 0:
                     ///< `split_reduction(0,32)`; the reduction loops'
                     ///< tile heads

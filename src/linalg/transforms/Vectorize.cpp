@@ -62,9 +62,9 @@ static std::optional<std::string> check(const ScheduleState &state,
     return std::string("the op's indexing maps are not projected "
                        "permutations, which the vectorizer needs");
   }
-  if (op.kind == "linalg.reduce" && op.hasPartialTiles())
+  if (op.kind == "linalg.reduce" && (op.hasPartialTiles() || op.peeled))
     return std::string("MLIR 19 cannot mask linalg.reduce: tile sizes must "
-                       "divide the loops");
+                       "divide the loops, without peel");
   if (op.iterationCount() > state.limits.maxVectorElements)
     return "the op spans " + std::to_string(op.iterationCount()) +
            " points; tile it to at most " +
@@ -83,8 +83,10 @@ static void emit(ScheduleState &state, unsigned index,
                       " : (!transform.any_op) -> !transform.any_op");
     op.handle = decomposed;
   }
+  // A peeled op's remainder is smaller than its main part: both vectorize
+  // at the main part's sizes, and only the remainder needs masks.
   std::string sizes;
-  if (op.hasPartialTiles())
+  if (op.hasPartialTiles() || op.peeled)
     sizes = " vector_sizes " + ScriptWriter::intList(op.ranges);
   // A split reduction tiled to one step of its outer loop reduces over a
   // unit dimension: canonicalizing it away at once, in the loop around it

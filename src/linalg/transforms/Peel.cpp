@@ -1,0 +1,69 @@
+// peel(s0, ..., sn-1): split loop i at the largest multiple of s_i (0 =
+// leave it), so that the op becomes a main part whose loop divides by s_i
+// and a small remainder. Both parts take the op's later steps; tiles of the
+// main part are then full and vectorize without masks, and only the
+// remainder is masked. What a size without a good divisor needs (a row of
+// 1000 tiled by 32 runs 992 columns unmasked).
+#include "rlopt/linalg/Transformation.h"
+
+namespace rlopt::linalg {
+
+static std::optional<std::string> check(const ScheduleState &state,
+                                        unsigned index,
+                                        const std::vector<int64_t> &sizes) {
+  const OpState &op = state.ops[index];
+  if (op.fusedInto >= 0 || op.img2col)
+    return std::string("peel the op before fusion or img2col");
+  if (op.hasPartialTiles())
+    return std::string("peel before tiling with sizes that do not divide");
+  if (op.opClass == OpClass::Conv2d || op.opClass == OpClass::Pooling)
+    return std::string("a convolution's window loops do not split");
+  bool any = false;
+  for (size_t l = 0; l < sizes.size(); ++l) {
+    if (sizes[l] == 0)
+      continue;
+    if (sizes[l] < 0 || sizes[l] >= op.ranges[l])
+      return "the size for loop " + std::to_string(l) + " must lie in 1.." +
+             std::to_string(op.ranges[l] - 1);
+    any |= op.ranges[l] % sizes[l] != 0;
+  }
+  if (!any)
+    return std::string("every size divides its loop: nothing to peel");
+  return std::nullopt;
+}
+
+static void emit(ScheduleState &state, unsigned index,
+                 const std::vector<int64_t> &sizes) {
+  OpState &op = state.ops[index];
+  for (size_t l = 0; l < sizes.size(); ++l) {
+    if (sizes[l] == 0 || op.ranges[l] % sizes[l] == 0)
+      continue;
+    int64_t main = op.ranges[l] - op.ranges[l] % sizes[l];
+    std::string lower = state.script.fresh(op.info->id + "_main");
+    std::string upper = state.script.fresh(op.info->id + "_rest");
+    std::string both = state.script.fresh(op.info->id + "_peeled");
+    // One handle to every part: the later steps transform them all.
+    state.script.line(lower + ", " + upper + " = transform.structured.split " +
+                      op.handle + " after " + std::to_string(main) +
+                      " { dimension = " + std::to_string(l) +
+                      " } : !transform.any_op");
+    state.script.line(both + " = transform.merge_handles " + lower + ", " +
+                      upper + " : !transform.any_op");
+    op.handle = both;
+    // The ranges are the main part's; the remainder is smaller.
+    op.ranges[l] = main;
+  }
+  op.peeled = true;
+}
+
+Transformation peelTransformation() {
+  return {"peel",
+          ParamKind::PerLoop,
+          "split each loop at a multiple of its size into a main part that "
+          "tiles without remainder and a small rest; both take the later steps",
+          check,
+          emit,
+          /*extra=*/true};
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,129 @@
+// peel: what it leaves of the op, what it refuses, that peeled schedules
+// measure correct, and that the heuristic peels columns no two-vector tile
+// divides only when it may.
+#include "LinalgTestUtil.h"
+
+#include "rlopt/linalg/Heuristic.h"
+#include "rlopt/linalg/Measurement.h"
+
+#include <gtest/gtest.h>
+
+using namespace rlopt;
+using namespace rlopt::linalg;
+using namespace rlopt::linalg::testing;
+
+namespace {
+
+/// Why `schedule` does not apply to fixture `name` ("" if it does), and the
+/// ranges op `opIndex` has after it.
+struct Outcome {
+  std::string refusal;
+  std::vector<int64_t> ranges;
+};
+
+Outcome apply(const std::string &name, const std::string &schedule,
+              unsigned opIndex) {
+  auto program = loadFixture(name);
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  ScheduleState state(program->ops);
+  auto parsed = parseSchedule(schedule);
+  EXPECT_TRUE(parsed.ok()) << parsed.error().message;
+  Status status = applySchedule(state, *parsed);
+  return {status ? "" : status.error().message, state.ops[opIndex].ranges};
+}
+
+bool refusedWith(const std::string &name, const std::string &schedule,
+                 const std::string &why) {
+  std::string refusal = apply(name, schedule, 0).refusal;
+  EXPECT_NE(refusal.find(why), std::string::npos)
+      << schedule << ": '" << refusal << "'";
+  return refusal.find(why) != std::string::npos;
+}
+
+std::vector<TransformStep> heuristicSteps(std::vector<std::string> extras) {
+  auto program = loadFixture("matmul_odd");
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  HeuristicOptions options;
+  options.target.f32Lanes = 16;
+  options.target.vectorRegisters = 32;
+  options.target.l2Bytes = 1 << 20;
+  options.extraTransformations = std::move(extras);
+  Schedule schedule = heuristicSchedule(*program, options);
+  for (const OpSchedule &op : schedule.ops)
+    if (op.opId == "op1")
+      return op.steps;
+  return {};
+}
+
+} // namespace
+
+TEST(Peel, MainPartRangesDivideAndLaterStepsSeeThem) {
+  // 1000 columns peeled at 32: the main part has 992, which 32 divides, so
+  // the tile leaves no partial tile.
+  Outcome peeled = apply("matmul_odd", "op1: peel(0,32,0)", 1);
+  ASSERT_EQ(peeled.refusal, "");
+  EXPECT_EQ(peeled.ranges, (std::vector<int64_t>{200, 992, 300}));
+  Outcome tiled =
+      apply("matmul_odd", "op1: peel(0,32,0) tile(8,32,1) vectorize", 1);
+  EXPECT_EQ(tiled.refusal, "");
+  EXPECT_EQ(tiled.ranges, (std::vector<int64_t>{8, 32, 1}));
+}
+
+TEST(Peel, RefusesWhatItCannotPeel) {
+  refusedWith("add", "op0: peel(8,16)", "every size divides its loop");
+  refusedWith("add", "op0: peel(0,48)", "must lie in 1..47");
+  refusedWith("add", "op0: tile(0,32) peel(0,5)",
+              "peel before tiling with sizes that do not divide");
+  refusedWith("add", "op0: peel(0,32) parallelize(8,0)",
+              "after peel only tile, interchange, vectorize and stop apply");
+  refusedWith("conv_nhwc", "op1: peel(0,0,0,5,0,0,0)",
+              "window loops do not split");
+  refusedWith("reduce", "op1: peel(0,48) vectorize",
+              "cannot mask linalg.reduce");
+}
+
+class PeelScheduleTest
+    : public ::testing::TestWithParam<std::pair<const char *, const char *>> {};
+
+TEST_P(PeelScheduleTest, MeasuresCorrectAtOneAndTwoThreads) {
+  auto [fixture, schedule] = GetParam();
+  auto program = loadFixture(fixture);
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  auto parsed = parseSchedule(schedule);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  for (int threads : {1, 2}) {
+    auto measured =
+        measureSchedule(*program, *parsed, quickMeasureOptions(threads));
+    ASSERT_TRUE(measured.ok()) << measured.error().message;
+    EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError
+                                   << " with " << threads << " threads";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, PeelScheduleTest,
+    ::testing::Values(
+        std::make_pair("matmul_odd",
+                       "op1: peel(0,32,0) tile(40,128,300) tile(8,32,1) "
+                       "vectorize; op0: peel(0,64) tile(8,64) vectorize"),
+        // Both parallel loops peeled: four parts.
+        std::make_pair("matmul_odd",
+                       "op1: peel(64,32,0) tile(8,32,1) vectorize"),
+        // Threads first, then each thread's rows peeled and interchanged.
+        std::make_pair("matmul_odd", "op1: parallelize(100,0,0) peel(0,32,0) "
+                                     "interchange(0,2,1) tile(4,1,32) "
+                                     "vectorize"),
+        std::make_pair("add", "op0: peel(0,32) tile(8,32) vectorize")));
+
+TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
+  // With peel: the full 8 x 32 register tile on 992 columns. Without: the
+  // widest power of two that divides 1000 (8).
+  auto peeled = heuristicSteps({"peel"});
+  ASSERT_EQ(peeled.size(), 4u);
+  EXPECT_EQ(peeled[0].name, "peel");
+  EXPECT_EQ(peeled[0].params, (std::vector<int64_t>{0, 32, 0}));
+  EXPECT_EQ(peeled[2].params, (std::vector<int64_t>{8, 32, 1}));
+  auto plain = heuristicSteps({});
+  ASSERT_EQ(plain.size(), 3u);
+  EXPECT_EQ(plain[1].params, (std::vector<int64_t>{8, 8, 1}));
+}
