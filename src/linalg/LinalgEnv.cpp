@@ -244,16 +244,6 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
   return std::nullopt;
 }
 
-/// The factor a reduction-loop head means: the largest divisor of the
-/// loop's range from 2 to the chosen size, below the range; 0 if none (the
-/// step is then a no-op), so that no unmasked value fails.
-static int64_t reductionFactor(int64_t range, int64_t chosen) {
-  for (int64_t f = std::min(chosen, range - 1); f >= 2; --f)
-    if (range % f == 0)
-      return f;
-  return 0;
-}
-
 std::vector<std::vector<uint8_t>> LinalgEnv::masks() const {
   std::vector<std::vector<uint8_t>> m;
   for (int64_t n : envSpaces.action.nvec)
@@ -411,18 +401,13 @@ StepResult LinalgEnv::step(const Action &action) {
     return finishStep(0, false, info);
   } else {
     std::vector<int64_t> params;
-    if (kind.params == ParamKind::PerReductionLoop) {
-      for (unsigned l = 0; l < op.numLoops(); ++l)
-        params.push_back(
-            op.isReduction[l]
-                ? reductionFactor(op.ranges[l],
-                                  cfg.tileSizes[action.values[tileHead(l)]])
-                : 0);
-    } else if (isPerLoop(kind.params)) {
+    if (isPerLoop(kind.params)) {
       bool parallel = kind.params == ParamKind::PerParallelLoop;
       for (unsigned l = 0; l < op.numLoops(); ++l)
         params.push_back(cfg.tileSizes[action.values[parallel ? parallelHead(l)
                                                               : tileHead(l)]]);
+      if (kind.fromHeads)
+        kind.fromHeads(op, params);
     }
     step = TransformStep{kind.name, params};
     ++episode->stepsOnOp;

@@ -91,6 +91,10 @@ struct Transformation {
   /// `extra_transformations`: policies trained on the base set keep their
   /// action space.
   bool extra = false;
+  /// Rounds the per-loop sizes the action heads chose to parameters that
+  /// apply (0 = leave the loop), so that no unmasked action fails; all 0 is
+  /// a no-op step. Null: the sizes are taken as they are.
+  void (*fromHeads)(const OpState &op, std::vector<int64_t> &params) = nullptr;
 };
 
 /// Every registered transformation, the base set first.

@@ -56,6 +56,14 @@ static void emit(ScheduleState &state, unsigned index,
   op.peeled = true;
 }
 
+/// A size that divides its loop, or spans it, peels nothing there.
+static void fromHeads(const OpState &op, std::vector<int64_t> &sizes) {
+  for (unsigned l = 0; l < sizes.size(); ++l)
+    if (sizes[l] >= op.ranges[l] ||
+        (sizes[l] > 0 && op.ranges[l] % sizes[l] == 0))
+      sizes[l] = 0;
+}
+
 Transformation peelTransformation() {
   return {"peel",
           ParamKind::PerLoop,
@@ -63,7 +71,8 @@ Transformation peelTransformation() {
           "tiles without remainder and a small rest; both take the later steps",
           check,
           emit,
-          /*extra=*/true};
+          /*extra=*/true,
+          fromHeads};
 }
 
 } // namespace rlopt::linalg

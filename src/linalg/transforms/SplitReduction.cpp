@@ -149,6 +149,23 @@ static void emit(ScheduleState &state, unsigned index,
   op.partial.insert(op.partial.begin() + reduction + 1, false);
 }
 
+/// A head's size on the reduction loop means the largest factor from 2 to
+/// it that divides the loop (below its range); other loops' heads mean
+/// nothing.
+static void fromHeads(const OpState &op, std::vector<int64_t> &sizes) {
+  for (unsigned l = 0; l < sizes.size(); ++l) {
+    int64_t chosen = sizes[l];
+    sizes[l] = 0;
+    if (!op.isReduction[l])
+      continue;
+    for (int64_t f = std::min(chosen, op.ranges[l] - 1); f >= 2; --f)
+      if (op.ranges[l] % f == 0) {
+        sizes[l] = f;
+        break;
+      }
+  }
+}
+
 Transformation splitReductionTransformation() {
   return {"split_reduction",
           ParamKind::PerReductionLoop,
@@ -156,7 +173,8 @@ Transformation splitReductionTransformation() {
           "(a new parallel loop of range f after it), added up at the end",
           check,
           emit,
-          /*extra=*/true};
+          /*extra=*/true,
+          fromHeads};
 }
 
 } // namespace rlopt::linalg
