@@ -64,6 +64,24 @@ inline int countOccurrences(const std::string &text, const std::string &what) {
   return n;
 }
 
+/// A fixture and a schedule for it, as parameterized tests take them.
+using FixtureSchedule = std::pair<const char *, const char *>;
+
+/// The schedule measures on the fixture, correct, at 1 and 2 threads.
+inline void expectMeasuresCorrectOnOneAndTwoThreads(const FixtureSchedule &c) {
+  auto program = loadFixture(c.first);
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  auto parsed = parseSchedule(c.second);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  for (int threads : {1, 2}) {
+    auto measured =
+        measureSchedule(*program, *parsed, quickMeasureOptions(threads));
+    ASSERT_TRUE(measured.ok()) << measured.error().message;
+    EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError
+                                   << " with " << threads << " threads";
+  }
+}
+
 } // namespace rlopt::linalg::testing
 
 #endif

@@ -85,22 +85,10 @@ TEST(Peel, RefusesWhatItCannotPeel) {
               "cannot mask linalg.reduce");
 }
 
-class PeelScheduleTest
-    : public ::testing::TestWithParam<std::pair<const char *, const char *>> {};
+class PeelScheduleTest : public ::testing::TestWithParam<FixtureSchedule> {};
 
 TEST_P(PeelScheduleTest, MeasuresCorrectAtOneAndTwoThreads) {
-  auto [fixture, schedule] = GetParam();
-  auto program = loadFixture(fixture);
-  ASSERT_TRUE(program.ok()) << program.error().message;
-  auto parsed = parseSchedule(schedule);
-  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
-  for (int threads : {1, 2}) {
-    auto measured =
-        measureSchedule(*program, *parsed, quickMeasureOptions(threads));
-    ASSERT_TRUE(measured.ok()) << measured.error().message;
-    EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError
-                                   << " with " << threads << " threads";
-  }
+  expectMeasuresCorrectOnOneAndTwoThreads(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(

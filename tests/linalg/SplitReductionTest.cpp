@@ -124,22 +124,10 @@ TEST(SplitReduction, RefusesWhatItCannotSplit) {
   EXPECT_EQ(refusal("matvec", "op1: split_reduction(0,32)"), "");
 }
 
-class SplitScheduleTest
-    : public ::testing::TestWithParam<std::pair<const char *, const char *>> {};
+class SplitScheduleTest : public ::testing::TestWithParam<FixtureSchedule> {};
 
 TEST_P(SplitScheduleTest, MeasuresCorrectAtOneAndTwoThreads) {
-  auto [fixture, schedule] = GetParam();
-  auto program = loadFixture(fixture);
-  ASSERT_TRUE(program.ok()) << program.error().message;
-  auto parsed = parseSchedule(schedule);
-  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
-  for (int threads : {1, 2}) {
-    auto measured =
-        measureSchedule(*program, *parsed, quickMeasureOptions(threads));
-    ASSERT_TRUE(measured.ok()) << measured.error().message;
-    EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError
-                                   << " with " << threads << " threads";
-  }
+  expectMeasuresCorrectOnOneAndTwoThreads(GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(
