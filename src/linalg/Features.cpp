@@ -18,8 +18,9 @@ static float logScale(int64_t value) {
   return std::log2(1.0f + static_cast<float>(value)) / 16.0f;
 }
 
-void appendOpFeatures(const EnvConfig &c, const OpState *op,
-                      std::vector<float> &out) {
+void appendOpFeatures(const EnvConfig &c,
+                      const std::vector<const Transformation *> &types,
+                      const OpState *op, std::vector<float> &out) {
   size_t start = out.size();
   out.resize(start + opFeatureSize(c), 0.0f);
   if (!op)
@@ -61,7 +62,6 @@ void appendOpFeatures(const EnvConfig &c, const OpState *op,
   for (bool flag : {op->generalized, op->parallelized, op->vectorized,
                     op->img2col, op->fusedInto >= 0, op->stopped})
     *f++ = flag;
-  const auto types = actionTransformations(c.extraTransformations);
   for (const TransformStep &step : op->history)
     for (size_t t = 0; t < types.size(); ++t)
       if (step.name == types[t]->name)

@@ -214,19 +214,11 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
     std::swap(perm[0], perm[1]);
     return perm;
   }
-  case ParamKind::PerReductionLoop: {
+  case ParamKind::PerReductionLoop:
     // A split adds a loop, which the heads must still cover.
     if (op.numLoops() >= cfg.maxLoops)
       return std::nullopt;
-    // The largest candidate that divides each reduction loop.
-    std::vector<int64_t> sizes(op.numLoops(), 0);
-    for (unsigned l = 0; l < op.numLoops() && l < cfg.maxLoops; ++l)
-      for (int64_t s : cfg.tileSizes)
-        if (op.isReduction[l] && s > 0 && s < op.ranges[l] &&
-            op.ranges[l] % s == 0)
-          sizes[l] = std::max(sizes[l], s);
-    return sizes;
-  }
+    [[fallthrough]];
   case ParamKind::PerLoop:
   case ParamKind::PerParallelLoop: {
     bool parallelOnly = kind.params == ParamKind::PerParallelLoop;
@@ -238,6 +230,9 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
         if (s > 0 && s < op.ranges[l])
           sizes[l] = std::max(sizes[l], s);
     }
+    // Read the way a step reads the same head values.
+    if (kind.fromHeads)
+      kind.fromHeads(op, sizes);
     return sizes;
   }
   }
@@ -292,8 +287,8 @@ Observation LinalgEnv::observe() const {
   const OpState *producer = nullptr;
   if (consumer && !consumer->info->producers.empty())
     producer = &episode->state.ops[consumer->info->producers.front()];
-  appendOpFeatures(cfg, consumer, obs.features);
-  appendOpFeatures(cfg, producer, obs.features);
+  appendOpFeatures(cfg, types, consumer, obs.features);
+  appendOpFeatures(cfg, types, producer, obs.features);
   for (unsigned l = 0; l < cfg.maxLoops; ++l)
     obs.features.push_back(episode &&
                            llvm::is_contained(episode->placed, (int64_t)l));

@@ -18,9 +18,11 @@ size_t opFeatureSize(const EnvConfig &config);
 /// Appends one op's features: class one-hot, log2 of the original and the
 /// current loop ranges, reduction and partial-tile flags per level, access
 /// matrices (loads then stores, padded), arithmetic counts, state flags and
-/// the count of each transformation applied so far. `op` may be null (zeros).
-void appendOpFeatures(const EnvConfig &config, const OpState *op,
-                      std::vector<float> &out);
+/// the count of each of the environment's transformation `types` applied so
+/// far. `op` may be null (zeros).
+void appendOpFeatures(const EnvConfig &config,
+                      const std::vector<const Transformation *> &types,
+                      const OpState *op, std::vector<float> &out);
 
 } // namespace rlopt::linalg
 

@@ -29,6 +29,12 @@ static bool hasSplittableCombiner(mlir::Operation *op) {
   return mlir::arith::getNeutralElement(combiners.front()).has_value();
 }
 
+/// Position of the op's first reduction loop.
+static unsigned reductionLoop(const OpState &op) {
+  return std::find(op.isReduction.begin(), op.isReduction.end(), true) -
+         op.isReduction.begin();
+}
+
 static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &sizes) {
@@ -50,9 +56,7 @@ static std::optional<std::string> check(const ScheduleState &state,
     return std::string("the reduction is already split");
   if (op.hasPartialTiles())
     return std::string("tile sizes must divide the loops first");
-  unsigned reduction =
-      std::find(op.isReduction.begin(), op.isReduction.end(), true) -
-      op.isReduction.begin();
+  unsigned reduction = reductionLoop(op);
   for (unsigned l = 0; l < sizes.size(); ++l)
     if (l != reduction && sizes[l] != 0)
       return "only the reduction loop (" + std::to_string(reduction) +
@@ -121,9 +125,7 @@ static void scheduleCombiner(ScheduleState &state, const std::string &handle,
 static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &sizes) {
   OpState &op = state.ops[index];
-  unsigned reduction =
-      std::find(op.isReduction.begin(), op.isReduction.end(), true) -
-      op.isReduction.begin();
+  unsigned reduction = reductionLoop(op);
   int64_t factor = sizes[reduction];
   std::vector<int64_t> outRanges = outputRanges(op);
   std::string init = state.script.fresh(op.info->id + "_split_init");
