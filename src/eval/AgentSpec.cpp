@@ -14,6 +14,7 @@ constexpr const char *kRandom = "random:";
 constexpr const char *kRandomTime = "random-time:";
 constexpr const char *kPolicy = "policy:";
 constexpr const char *kGuided = "guided:";
+constexpr const char *kSearch = "search:";
 /// More episodes or seconds than any evaluation here needs; the bound also
 /// keeps `inf`, `1e400` and overflowing counts out.
 constexpr int64_t kMaxEpisodes = 1000000;
@@ -32,6 +33,8 @@ std::string expected(const AgentChoices &choices) {
     list += "random-time:SECONDS, ";
   if (choices.guided)
     list += "guided:K:PATH, ";
+  if (choices.searched)
+    list += "search:N, ";
   return list + "or policy:PATH";
 }
 
@@ -61,6 +64,8 @@ std::string AgentSpec::name() const {
     if (episodes > 1)
       return kGuided + std::to_string(episodes) + ":" + policyPath;
     return kPolicy + policyPath;
+  case Kind::Search:
+    return kSearch + std::to_string(episodes);
   }
   return fixed;
 }
@@ -77,6 +82,15 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
                                         "a time)"
                                       : ""));
     spec.kind = Kind::Random;
+    spec.episodes = *n;
+    return spec;
+  }
+  if (startsWith(text, kSearch) && choices.searched) {
+    auto n = parseCount(text.substr(std::string(kSearch).size()));
+    if (!n)
+      return makeError("agent '" + text + "': search:N needs N in 1.." +
+                       std::to_string(kMaxEpisodes) + " measured schedules");
+    spec.kind = Kind::Search;
     spec.episodes = *n;
     return spec;
   }
@@ -121,7 +135,7 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
 }
 
 Result<AgentSpec> AgentSpec::parse(const std::string &text) {
-  return parse(text, {{"naive", "heuristic"}, false});
+  return parse(text, {{"naive", "heuristic"}, false, false, true});
 }
 
 std::string policyPathOf(const std::string &text) {

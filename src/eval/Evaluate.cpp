@@ -2,6 +2,7 @@
 
 #include "rlopt/agent/RandomSearch.h"
 #include "rlopt/agent/linalg/PolicyRunner.h"
+#include "rlopt/costmodel/ScheduleSearch.h"
 #include "rlopt/eval/ExternalBaselines.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/Heuristic.h"
@@ -9,6 +10,7 @@
 #include "rlopt/linalg/Measurement.h"
 
 #include <cmath>
+#include <optional>
 
 namespace rlopt::eval {
 
@@ -57,11 +59,20 @@ nlohmann::json BenchmarkResult::externalsJson() const {
   return list;
 }
 
-/// A policy with the environment process it acts in.
+/// A policy with the environment process it acts in, or the cost model of
+/// search:N.
 struct PolicyAgent {
   std::unique_ptr<agent::EnvServer> server;
   std::unique_ptr<agent::LinalgPolicy> policy;
+  std::optional<costmodel::CostModel> costModel;
 };
+
+static linalg::HeuristicOptions heuristicOptions(const EvalOptions &options) {
+  linalg::HeuristicOptions heuristic;
+  heuristic.threads = options.env.measure.threads;
+  heuristic.limits = options.env.measure.transformLimits;
+  return heuristic;
+}
 
 /// Chooses the schedule with the agent and measures it.
 static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
@@ -86,10 +97,25 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   case AgentSpec::Kind::Fixed: {
     if (!options.agent.is("heuristic"))
       break;
-    linalg::HeuristicOptions heuristic;
-    heuristic.threads = options.env.measure.threads;
-    heuristic.limits = options.env.measure.transformLimits;
-    schedule = linalg::heuristicSchedule(program, heuristic);
+    schedule = linalg::heuristicSchedule(program, heuristicOptions(options));
+    break;
+  }
+  case AgentSpec::Kind::Search: {
+    // Candidates are measured without the external baselines; the winner
+    // is measured again below with them, so its figure is a fresh sample.
+    costmodel::SearchOptions search;
+    search.budget = static_cast<int>(options.agent.episodes);
+    search.seed = options.seed;
+    search.heuristic = heuristicOptions(options);
+    if (policyAgent->costModel)
+      search.model = &*policyAgent->costModel;
+    auto found =
+        costmodel::searchSchedule(program, search, options.env.measure, cache);
+    if (!found) {
+      result.error = found.error().message;
+      return;
+    }
+    schedule = found->schedule;
     break;
   }
   case AgentSpec::Kind::Random: {
@@ -177,6 +203,13 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
       }
       policyAgent.policy = std::move(*policy);
     }
+  }
+  if (options.agent.kind == AgentSpec::Kind::Search &&
+      !options.costModelPath.empty()) {
+    auto model = costmodel::CostModel::load(options.costModelPath);
+    if (!model)
+      return model.error();
+    policyAgent.costModel = std::move(*model);
   }
   if (onReady)
     onReady();

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -150,6 +151,13 @@ static std::string printed(mlir::ModuleOp module) {
   return text;
 }
 
+static std::string hexHash(const std::string &text) {
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx",
+                (unsigned long long)llvm::xxh3_64bits(text));
+  return hex;
+}
+
 static double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)
@@ -193,10 +201,7 @@ static Result<LoweredPair> lowerBoth(const Program &program,
       "\n//seed=" + std::to_string(options.seed) + "\n//protocol=steady-heap";
   for (const ExternalBaseline &external : options.externals)
     key += "\n//external=" + external.name + " " + external.version;
-  char hex[17];
-  snprintf(hex, sizeof(hex), "%016llx",
-           (unsigned long long)llvm::xxh3_64bits(key));
-  pair.hash = hex;
+  pair.hash = hexHash(key);
   return pair;
 }
 
@@ -394,7 +399,14 @@ Result<Measurement> measureSchedule(const Program &program,
     return reply.error();
   Measurement m = Measurement::fromJson(*reply);
   if (cache) {
-    Status stored = cache->store(key, reply->dump());
+    // What was measured, so that a cost model can learn from the row.
+    std::string source = printed(*program.module);
+    std::string sourceHash = hexHash(source);
+    (*reply)["schedule"] = schedule.str();
+    (*reply)["source"] = sourceHash;
+    Status stored = cache->storeSource(sourceHash, source);
+    if (stored)
+      stored = cache->store(key, reply->dump());
     if (!stored)
       return stored.error();
   }

@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS samples(
   checksum TEXT);
 CREATE INDEX IF NOT EXISTS samples_key
   ON samples(program_hash, machine, version);
+CREATE TABLE IF NOT EXISTS sources(
+  hash TEXT PRIMARY KEY,
+  text TEXT);
 )sql";
 
 /// A prepared statement, finalized on scope exit.
@@ -61,6 +64,12 @@ public:
   void bindText(int index, const std::string &text) {
     sqlite3_bind_text(stmt, index, text.data(), static_cast<int>(text.size()),
                       SQLITE_TRANSIENT);
+  }
+  std::string columnText(int index) const {
+    const unsigned char *text = sqlite3_column_text(stmt, index);
+    int size = sqlite3_column_bytes(stmt, index);
+    return text ? std::string(reinterpret_cast<const char *>(text), size)
+                : std::string();
   }
 
   /// sqlite3_step() that also retries the rare SQLITE_BUSY the busy handler
@@ -205,18 +214,53 @@ std::optional<std::string> Cache::lookup(const CacheKey &key) {
     return std::nullopt;
   select.bindKey(key);
   while (select.step() == SQLITE_ROW) {
-    auto column = [&](int index) {
-      const unsigned char *text = sqlite3_column_text(select.get(), index);
-      int size = sqlite3_column_bytes(select.get(), index);
-      return text ? std::string(reinterpret_cast<const char *>(text), size)
-                  : std::string();
-    };
-    std::string payload = column(0);
-    if (column(1) == checksumOf(key, payload))
+    std::string payload = select.columnText(0);
+    if (select.columnText(1) == checksumOf(key, payload))
       return payload;
     reportRejectedRow("its checksum does not match");
   }
   return std::nullopt;
+}
+
+Status Cache::forEachSample(
+    const std::function<void(const CacheKey &, const std::string &)> &visit) {
+  Statement select(db, "SELECT program_hash, machine, version, payload, "
+                       "checksum FROM samples ORDER BY id");
+  if (!select.ok())
+    return makeError(std::string("cannot read measurement cache: ") +
+                     sqlite3_errmsg(db));
+  int rc;
+  while ((rc = select.step()) == SQLITE_ROW) {
+    CacheKey key{select.columnText(0), select.columnText(1),
+                 select.columnText(2)};
+    std::string payload = select.columnText(3);
+    if (select.columnText(4) == checksumOf(key, payload))
+      visit(key, payload);
+  }
+  if (rc != SQLITE_DONE)
+    return makeError(std::string("cannot read measurement cache: ") +
+                     sqlite3_errmsg(db));
+  return Status::success();
+}
+
+Status Cache::storeSource(const std::string &hash, const std::string &text) {
+  Statement insert(db, "INSERT OR IGNORE INTO sources(hash, text) "
+                       "VALUES (?1, ?2)");
+  if (!insert.ok() || (insert.bindText(1, hash), insert.bindText(2, text),
+                       insert.step() != SQLITE_DONE))
+    return makeError(std::string("cannot store program source: ") +
+                     sqlite3_errmsg(db));
+  return Status::success();
+}
+
+std::optional<std::string> Cache::source(const std::string &hash) {
+  Statement select(db, "SELECT text FROM sources WHERE hash = ?1");
+  if (!select.ok())
+    return std::nullopt;
+  select.bindText(1, hash);
+  if (select.step() != SQLITE_ROW)
+    return std::nullopt;
+  return select.columnText(0);
 }
 
 void Cache::reportRejectedRow(const std::string &why) {

@@ -61,10 +61,27 @@ TEST(AgentSpecTest, UnknownAgentsListWhatTheEvaluationOffers) {
   ASSERT_FALSE(linalg);
   EXPECT_EQ(linalg.error().message,
             "unknown agent 'random-time:5' (expected naive, heuristic, "
-            "random:N, or policy:PATH)");
+            "random:N, search:N, or policy:PATH)");
   EXPECT_EQ(errorOf("policy:"),
             "unknown agent 'policy:' (expected Oz, O3, greedy, random:N, "
             "random-time:SECONDS, or policy:PATH)");
+}
+
+TEST(AgentSpecTest, SearchIsLinalgsAndCountsMeasuredSchedules) {
+  auto search = AgentSpec::parse("search:8");
+  ASSERT_TRUE(search) << search.error().message;
+  EXPECT_EQ(search->kind, AgentSpec::Kind::Search);
+  EXPECT_EQ(search->episodes, 8);
+  EXPECT_EQ(search->name(), "search:8");
+  for (const char *text : {"search:0", "search:x", "search:", "search:1e400"}) {
+    auto bad = AgentSpec::parse(text);
+    ASSERT_FALSE(bad) << text;
+    EXPECT_EQ(bad.error().message,
+              std::string("agent '") + text +
+                  "': search:N needs N in 1..1000000 measured schedules");
+  }
+  // Pass ordering has no cost model: search:N is not among its agents.
+  EXPECT_NE(errorOf("search:8").find("unknown agent"), std::string::npos);
 }
 
 } // namespace

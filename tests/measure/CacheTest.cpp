@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+#include <vector>
 
 using namespace rlopt;
 using namespace rlopt::measure;
@@ -62,6 +63,40 @@ TEST_F(CacheTest, StoreThenLookupReturnsTheNewest) {
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(*found, R"({"speedup": 1.7})");
   EXPECT_EQ(cache->count(key), 2);
+}
+
+TEST_F(CacheTest, ForEachSampleVisitsEveryIntactRowOldestFirst) {
+  std::unique_ptr<Cache> cache = openOrDie();
+  ASSERT_TRUE(cache);
+  ASSERT_TRUE(cache->store(keyOf("a"), R"({"speedup": 1})").ok());
+  ASSERT_TRUE(cache->store(keyOf("b"), R"({"speedup": 2})").ok());
+  sqlite3 *db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "INSERT INTO samples(program_hash, machine, version, "
+                         "payload, checksum) VALUES ('c', 'm', 'v', '{}', "
+                         "'forged')",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+
+  std::vector<std::string> seen;
+  ASSERT_TRUE(
+      cache
+          ->forEachSample([&](const CacheKey &key, const std::string &) {
+            seen.push_back(key.programHash);
+          })
+          .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_F(CacheTest, SourcesAreStoredOncePerHash) {
+  std::unique_ptr<Cache> cache = openOrDie();
+  ASSERT_TRUE(cache);
+  EXPECT_FALSE(cache->source("h").has_value());
+  ASSERT_TRUE(cache->storeSource("h", "func.func @f()").ok());
+  ASSERT_TRUE(cache->storeSource("h", "something else").ok());
+  EXPECT_EQ(cache->source("h").value_or(""), "func.func @f()");
 }
 
 TEST_F(CacheTest, KeyPartsMustAllMatch) {

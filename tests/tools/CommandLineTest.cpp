@@ -104,7 +104,7 @@ TEST(CommandLineTest, UnknownVerbsNameWhatIsExpected) {
   EXPECT_EQ(linalg.exitCode, 2);
   EXPECT_EQ(linalg.err, "rlopt: linalg: unknown command 'frobnicate' "
                         "(expected inspect, apply, measure, search, train, "
-                        "optimize, eval or gen)\n");
+                        "optimize, eval, costmodel or gen)\n");
   RunResult flag = runRlopt({"--frobnicate"}, scratch.path());
   EXPECT_EQ(flag.exitCode, 2);
   EXPECT_EQ(flag.err,

@@ -43,6 +43,20 @@ const CommandGroup kGen = {
      {"nets", "--out DIR [--scale small|full]", "whole-network suite",
       runGenNets}}};
 
+const CommandGroup kCostModel = {
+    "costmodel",
+    "Learned cost model of schedules: rlopt costmodel <command>",
+    "command",
+    false,
+    {{"train",
+      "--db DB --out MODEL [--threads N] [--objective regression|ranking]\n"
+      "[--rounds N] [--holdout F] [--seed S]",
+      "fit the cost model to the measured schedules of a cache",
+      runCostModelTrain},
+     {"eval", "--db DB --model MODEL [--threads N] [--json]",
+      "how well a model ranks the measured schedules of a cache",
+      runCostModelEval}}};
+
 // The Linalg verbs, run as `rlopt linalg VERB` or, as before, `rlopt VERB`.
 const std::vector<Command> kLinalgCommands = {
     {"inspect", "FILE [--json]", "list ops and their features", runInspect},
@@ -62,14 +76,17 @@ const std::vector<Command> kLinalgCommands = {
      "train the PPO policy", runTrain},
     {"optimize",
      "FILE [--policy P] [-o OUT] [--emit-schedule]\n"
-     "[--emit-transform T] [--search N] [--threads N] [--db "
-     "PATH] [--seed S] [--json]",
-     "schedule a program with a policy", runOptimize},
+     "[--emit-transform T] [--search N | --budget N [--cost-model M]]\n"
+     "[--threads N] [--db PATH] [--seed S] [--json]",
+     "schedule a program with a policy or the cost model's search",
+     runOptimize},
     {"eval",
-     "--suite DIR --agent naive|heuristic|random:N|policy:PATH\n"
+     "--suite DIR --agent naive|heuristic|random:N|search:N|policy:PATH\n"
      "--out DIR [--split S] [--threads T] [--baselines torch,onednn]\n"
-     "[--config C] [--db PATH] [--seed S]",
+     "[--config C] [--db PATH] [--seed S] [--cost-model M|none]",
      "evaluate an agent on a suite", runEval},
+    {"costmodel", "train|eval ...", "learned cost model of schedules", nullptr,
+     &kCostModel},
     {"gen", "ops|chains|nets --out DIR ...", "generate a benchmark suite",
      nullptr, &kGen}};
 
@@ -199,6 +216,8 @@ void printTopLevel(std::ostream &out) {
   printGroup(out, kLinalg, "");
   out << "\n";
   printGroup(out, kGen, "gen ");
+  out << "\n";
+  printGroup(out, kCostModel, "costmodel ");
   out << "\n";
   printGroup(out, kPasses, "passes ");
   out << "\n";

@@ -9,7 +9,8 @@ namespace rlopt::tool {
 int runCommandLine(int argc, char **argv);
 
 // Handlers, one file each. A handler reads its options after its verb:
-// from argv[2] for top-level verbs, argv[3] for `passes`, `graph` and `gen`.
+// from argv[2] for top-level verbs, argv[3] for `passes`, `graph`, `gen` and
+// `costmodel`.
 int runInspect(int argc, char **argv);
 int runApply(int argc, char **argv);
 int runMeasure(int argc, char **argv);
@@ -22,6 +23,8 @@ int runGenChains(int argc, char **argv);
 int runGenNets(int argc, char **argv);
 int runReport(int argc, char **argv);
 int runPeak(int argc, char **argv);
+int runCostModelTrain(int argc, char **argv);
+int runCostModelEval(int argc, char **argv);
 int runPassesList(int argc, char **argv);
 int runPassesRun(int argc, char **argv);
 int runPassesSearch(int argc, char **argv);

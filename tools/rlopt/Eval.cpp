@@ -1,7 +1,9 @@
 // rlopt eval --suite DIR [--split S] --agent A [--threads T] --out DIR
 //            [--db PATH] [--config C] [--seed S] [--baselines torch,onednn]
+//            [--cost-model M|none]
 #include "Args.h"
 #include "Commands.h"
+#include "CostModelOption.h"
 
 #include "rlopt/agent/linalg/TrainedEnv.h"
 #include "rlopt/core/Progress.h"
@@ -21,7 +23,7 @@ namespace rlopt::tool {
 
 int runEval(int argc, char **argv) {
   Args args({"suite", "split", "agent", "threads", "out", "db", "config",
-             "seed", "baselines"},
+             "seed", "baselines", "cost-model"},
             {});
   if (auto error = args.parse(argc, argv, 2))
     return fail("eval: " + *error);
@@ -59,6 +61,14 @@ int runEval(int argc, char **argv) {
     if (!trained)
       return fail("eval: " + trained.error().message);
     options.env = *trained;
+  }
+  if (options.agent.kind == eval::AgentSpec::Kind::Search) {
+    auto model = costModelPath(args.get("cost-model", ""));
+    if (!model)
+      return fail("eval: " + model.error().message);
+    options.costModelPath = *model;
+  } else if (args.has("cost-model")) {
+    return fail("eval: --cost-model needs --agent search:N");
   }
   options.env.measure.threads = threads;
   if (args.has("db"))

@@ -1,15 +1,19 @@
 // rlopt optimize FILE [--policy P] [-o OUT.mlir] [--emit-schedule]
 //                [--emit-transform T.mlir] [--search N] [--threads N] [--json]
+//                [--budget N [--cost-model M|none]]
 // Runs the policy greedily on the program (and optionally N sampled
-// schedules), measures, and keeps the best correct schedule.
+// schedules), or with --budget the cost model's search measuring N
+// schedules; keeps the best correct schedule.
 #include "Args.h"
 #include "Commands.h"
+#include "CostModelOption.h"
 #include "rlopt/core/File.h"
 
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/LinalgPolicy.h"
 #include "rlopt/agent/linalg/PolicyRunner.h"
 #include "rlopt/agent/linalg/TrainedEnv.h"
+#include "rlopt/costmodel/ScheduleSearch.h"
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/LinalgEnv.h"
@@ -21,10 +25,96 @@
 
 namespace rlopt::tool {
 
+namespace {
+
+/// The policy's greedy schedule and `samples` sampled ones; the best. On
+/// failure `code` says whether the input was wrong or a run failed.
+Result<agent::PolicyEpisode> runPolicy(const Args &args,
+                                       const std::string &file, long samples,
+                                       long threads, long seed, int &code) {
+  std::string policyPath =
+      args.get("policy", std::string(RLOPT_DATA_DIR) + "/policies/default.pt");
+  // The environment process forks before LibTorch starts.
+  linalg::EnvConfig envConfig;
+  envConfig.measure.threads = threads;
+  if (args.has("db"))
+    envConfig.cachePath = args.get("db");
+  // The policy runs with the action settings it was trained with.
+  auto trained = agent::withTrainedActions(policyPath, envConfig);
+  if (!trained)
+    return makeError("optimize: " + trained.error().message);
+  envConfig = *trained;
+  auto server = agent::EnvServer::spawn([envConfig] {
+    return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
+  });
+  if (!server) {
+    code = ExitFailure;
+    return makeError(server.error().message);
+  }
+  auto policy = agent::LinalgPolicy::load(
+      policyPath, linalg::LinalgEnv(envConfig).actionLayout());
+  if (!policy) {
+    server->close();
+    return policy.error();
+  }
+  auto found =
+      agent::bestPolicySchedule(*server, **policy, file, samples, seed);
+  server->close();
+  if (!found)
+    return makeError(file + ": " + found.error().message);
+  return found;
+}
+
+/// The cost model's search, measuring `budget` schedules.
+Result<agent::PolicyEpisode> searchWithCostModel(const Args &args,
+                                                 const std::string &file,
+                                                 long budget, long threads,
+                                                 long seed, int &code) {
+  auto modelPath = costModelPath(args.get("cost-model", ""));
+  if (!modelPath)
+    return makeError("optimize: " + modelPath.error().message);
+  std::optional<costmodel::CostModel> model;
+  if (!modelPath->empty()) {
+    auto loaded = costmodel::CostModel::load(*modelPath);
+    if (!loaded)
+      return loaded.error();
+    model = std::move(*loaded);
+  }
+  auto context = linalg::createContext();
+  auto program = linalg::loadProgram(*context, file);
+  if (!program)
+    return program.error();
+  auto cache = measure::Cache::openOrDefault(args.get("db", ""));
+  if (!cache)
+    return cache.error();
+  costmodel::SearchOptions search;
+  search.budget = static_cast<int>(budget);
+  search.seed = static_cast<uint64_t>(seed);
+  search.heuristic.threads = static_cast<int>(threads);
+  if (model)
+    search.model = &*model;
+  linalg::MeasureOptions measure;
+  measure.threads = static_cast<int>(threads);
+  auto found =
+      costmodel::searchSchedule(*program, search, measure, cache->get());
+  if (!found) {
+    code = ExitFailure;
+    return makeError(file + ": " + found.error().message);
+  }
+  agent::PolicyEpisode best;
+  best.schedule = found->schedule.str();
+  best.speedup = found->measurement.speedup;
+  best.correct = found->measurement.correct;
+  best.measurement = found->measurement.toJson();
+  return best;
+}
+
+} // namespace
+
 int runOptimize(int argc, char **argv) {
-  Args args(
-      {"policy", "output", "emit-transform", "search", "threads", "db", "seed"},
-      {"emit-schedule", "json"});
+  Args args({"policy", "output", "emit-transform", "search", "threads", "db",
+             "seed", "budget", "cost-model"},
+            {"emit-schedule", "json"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("optimize: " + *error);
   if (args.positional().size() != 1)
@@ -36,34 +126,21 @@ int runOptimize(int argc, char **argv) {
   long seed = args.getInt("seed", 0, 0, 1l << 40, error);
   if (!error.empty())
     return fail("optimize: " + error);
-  std::string policyPath =
-      args.get("policy", std::string(RLOPT_DATA_DIR) + "/policies/default.pt");
-
-  // The environment process forks before LibTorch starts.
-  linalg::EnvConfig envConfig;
-  envConfig.measure.threads = threads;
-  if (args.has("db"))
-    envConfig.cachePath = args.get("db");
-  // The policy runs with the action settings it was trained with.
-  auto trained = agent::withTrainedActions(policyPath, envConfig);
-  if (!trained)
-    return fail("optimize: " + trained.error().message);
-  envConfig = *trained;
-  auto server = agent::EnvServer::spawn([envConfig] {
-    return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
-  });
-  if (!server)
-    return fail(server.error().message, ExitFailure);
-
-  auto policy = agent::LinalgPolicy::load(
-      policyPath, linalg::LinalgEnv(envConfig).actionLayout());
-  if (!policy)
-    return fail(policy.error().message);
-
-  auto found = agent::bestPolicySchedule(*server, **policy, file, search, seed);
-  server->close();
+  long budget = args.getInt("budget", 8, 1, 100000, error);
+  if (!error.empty())
+    return fail("optimize: " + error);
+  if (args.has("budget") && (args.has("policy") || args.has("search")))
+    return fail("optimize: --budget searches with the cost model; it does "
+                "not take --policy or --search");
+  if (args.has("cost-model") && !args.has("budget"))
+    return fail("optimize: --cost-model needs --budget N");
+  int code = ExitUsage;
+  auto found =
+      args.has("budget")
+          ? searchWithCostModel(args, file, budget, threads, seed, code)
+          : runPolicy(args, file, search, threads, seed, code);
   if (!found)
-    return fail(file + ": " + found.error().message);
+    return fail(found.error().message, code);
   const agent::PolicyEpisode &best = *found;
 
   if (args.has("output") || args.has("emit-transform")) {
@@ -99,7 +176,8 @@ int runOptimize(int argc, char **argv) {
                                 {"schedule", best.schedule},
                                 {"error", best.error},
                                 {"measurement", best.measurement},
-                                {"sampled", search}}
+                                {"sampled", search},
+                                {"budget", args.has("budget") ? budget : 0}}
                      .dump(2)
               << "\n";
   } else {

@@ -14,6 +14,7 @@ struct AgentChoices {
   std::vector<std::string> fixed; ///< e.g. naive, heuristic; Oz, O3, greedy
   bool timed = false;             ///< whether random-time:S is offered
   bool guided = false;            ///< whether guided:K:PATH is offered
+  bool searched = false;          ///< whether search:N is offered
 };
 
 /// What `--agent` names, in one grammar for the three evaluations:
@@ -24,11 +25,18 @@ struct AgentChoices {
 ///   policy:PATH    a trained policy, run greedily
 ///   guided:K:PATH  guided search (pass ordering): the policy's greedy
 ///                  episode and K-1 episodes sampled from it; the best kept
+///   search:N       cost-model-guided search (Linalg): N schedules measured
 struct AgentSpec {
-  enum class Kind { Fixed, Random, RandomTime, Policy } kind = Kind::Fixed;
+  enum class Kind {
+    Fixed,
+    Random,
+    RandomTime,
+    Policy,
+    Search
+  } kind = Kind::Fixed;
   std::string fixed = "naive"; ///< Kind::Fixed
   /// Kind::Random: episodes of random search; Kind::Policy: episodes of the
-  /// policy (1: greedy only).
+  /// policy (1: greedy only); Kind::Search: schedules measured.
   int64_t episodes = 0;
   double seconds = 0;     ///< Kind::RandomTime
   std::string policyPath; ///< Kind::Policy
@@ -42,7 +50,8 @@ struct AgentSpec {
   /// those it does.
   static Result<AgentSpec> parse(const std::string &text,
                                  const AgentChoices &choices);
-  /// The Linalg evaluation's choices: naive, heuristic, random:N, policy.
+  /// The Linalg evaluation's choices: naive, heuristic, random:N, search:N,
+  /// policy.
   static Result<AgentSpec> parse(const std::string &text);
 };
 

@@ -51,6 +51,8 @@ struct EvalOptions {
   double bandwidthGbps = 0;
   std::vector<std::string> baselines; ///< "torch", "onednn"
   uint64_t seed = 0;
+  /// The cost model of search:N; empty: candidates in random order.
+  std::string costModelPath;
 };
 
 /// Evaluates every benchmark; `onReady` is called once the agent is set up,

@@ -3,6 +3,7 @@
 
 #include "rlopt/core/Result.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,14 @@ public:
   void reportRejectedRow(const std::string &why);
   /// Number of samples stored under `key`.
   int count(const CacheKey &key);
+  /// Calls `visit` with every sample whose checksum holds, oldest first.
+  Status forEachSample(
+      const std::function<void(const CacheKey &, const std::string &)> &visit);
+
+  /// The program texts samples name by hash (payload key "source"), so that
+  /// a learned cost model can recompute features of what was measured.
+  Status storeSource(const std::string &hash, const std::string &text);
+  std::optional<std::string> source(const std::string &hash);
 
 private:
   Cache(sqlite3 *db, std::string path) : db(db), path(std::move(path)) {}

@@ -1,0 +1,151 @@
+#include "rlopt/costmodel/ScheduleSearch.h"
+
+#include "rlopt/linalg/ScheduleFeatures.h"
+#include "rlopt/linalg/ScheduleMutation.h"
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+namespace rlopt::costmodel {
+
+namespace {
+
+/// The distinct schedules found so far with their scores.
+class Pool {
+public:
+  Pool(const linalg::Program &program, const SearchOptions &options)
+      : program(program), options(options), rng(options.seed) {}
+
+  /// Scores and adds the schedules not seen before.
+  Status add(const std::vector<linalg::Schedule> &schedules) {
+    std::vector<linalg::Schedule> fresh;
+    std::vector<std::vector<float>> rows;
+    for (const linalg::Schedule &schedule : schedules) {
+      if (!seen.emplace(schedule.str(), 0).second)
+        continue;
+      auto features = linalg::scheduleFeatures(program, schedule);
+      if (!features)
+        continue;
+      fresh.push_back(schedule);
+      rows.push_back(std::move(*features));
+    }
+    std::vector<double> scores(fresh.size());
+    if (options.model) {
+      auto predicted = options.model->predict(rows);
+      if (!predicted)
+        return predicted.error();
+      scores = *predicted;
+    } else {
+      std::uniform_real_distribution<double> uniform(0, 1);
+      for (double &score : scores)
+        score = uniform(rng);
+    }
+    for (size_t i = 0; i < fresh.size(); ++i)
+      candidates.push_back({std::move(fresh[i]), scores[i]});
+    return Status::success();
+  }
+
+  /// Candidates by score, best first.
+  std::vector<Candidate> ranked() const {
+    std::vector<Candidate> sorted = candidates;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       return a.score > b.score;
+                     });
+    return sorted;
+  }
+
+  std::mt19937_64 &random() { return rng; }
+
+private:
+  const linalg::Program &program;
+  const SearchOptions &options;
+  std::mt19937_64 rng;
+  std::map<std::string, int> seen;
+  std::vector<Candidate> candidates;
+};
+
+} // namespace
+
+Result<std::vector<Candidate>> proposeCandidates(const linalg::Program &program,
+                                                 const SearchOptions &options) {
+  Pool pool(program, options);
+  std::vector<linalg::Schedule> seeds =
+      linalg::heuristicVariants(program, options.heuristic);
+  if (Status added = pool.add(seeds); !added)
+    return added.error();
+  for (int generation = 0; generation < options.generations; ++generation) {
+    std::vector<Candidate> ranked = pool.ranked();
+    size_t parents =
+        std::min(ranked.size(), static_cast<size_t>(options.parents));
+    if (parents == 0)
+      break;
+    std::vector<linalg::Schedule> children;
+    for (int i = 0; i < options.population; ++i) {
+      const linalg::Schedule &parent =
+          ranked[std::uniform_int_distribution<size_t>(0, parents -
+                                                              1)(pool.random())]
+              .schedule;
+      // One or two changes: single steps leave some neighbours unreachable
+      // (a tile that only pays off with another loop order).
+      auto child = linalg::mutateSchedule(program, parent, pool.random());
+      if (child && std::bernoulli_distribution(0.5)(pool.random()))
+        if (auto again = linalg::mutateSchedule(program, *child, pool.random()))
+          child = again;
+      if (child)
+        children.push_back(std::move(*child));
+    }
+    if (Status added = pool.add(children); !added)
+      return added.error();
+  }
+
+  std::vector<Candidate> ranked = pool.ranked();
+  std::vector<Candidate> chosen;
+  std::string heuristic = seeds.empty() ? "" : seeds.front().str();
+  for (const Candidate &c : ranked)
+    if (c.schedule.str() == heuristic)
+      chosen.push_back(c);
+  for (const Candidate &c : ranked) {
+    if (chosen.size() >= static_cast<size_t>(options.budget))
+      break;
+    if (c.schedule.str() != heuristic)
+      chosen.push_back(c);
+  }
+  if (chosen.size() > static_cast<size_t>(options.budget))
+    chosen.resize(options.budget);
+  return chosen;
+}
+
+Result<SearchResult> searchSchedule(const linalg::Program &program,
+                                    const SearchOptions &options,
+                                    const linalg::MeasureOptions &measure,
+                                    measure::Cache *cache) {
+  auto candidates = proposeCandidates(program, options);
+  if (!candidates)
+    return candidates.error();
+  SearchResult result;
+  std::string lastError = "no candidate schedule";
+  bool found = false;
+  for (const Candidate &candidate : *candidates) {
+    ++result.measured;
+    auto m =
+        linalg::measureSchedule(program, candidate.schedule, measure, cache);
+    if (!m || !m->correct) {
+      ++result.failed;
+      lastError = m ? "wrong result (outputs differ from the baseline's)"
+                    : m.error().message;
+      continue;
+    }
+    if (!found || m->speedup > result.measurement.speedup) {
+      found = true;
+      result.schedule = candidate.schedule;
+      result.measurement = *m;
+    }
+  }
+  if (!found)
+    return makeError(lastError);
+  return result;
+}
+
+} // namespace rlopt::costmodel

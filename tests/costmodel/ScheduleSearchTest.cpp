@@ -1,0 +1,116 @@
+#include "rlopt/costmodel/ScheduleSearch.h"
+#include "rlopt/costmodel/CostDataset.h"
+#include "rlopt/linalg/Apply.h"
+#include "rlopt/linalg/ScheduleFeatures.h"
+#include "rlopt/linalg/ScheduleMutation.h"
+
+#include "../linalg/LinalgTestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <set>
+#include <unistd.h>
+
+using namespace rlopt;
+using namespace rlopt::costmodel;
+using rlopt::linalg::testing::loadFixture;
+using rlopt::linalg::testing::quickMeasureOptions;
+namespace fs = std::filesystem;
+
+TEST(HeuristicVariants, StartWithTheHostsScheduleAndAreDistinct) {
+  for (const char *fixture : {"matmul", "conv_nhwc", "row_max", "chain"}) {
+    auto program = loadFixture(fixture);
+    ASSERT_TRUE(program.ok()) << program.error().message;
+    linalg::HeuristicOptions options;
+    std::vector<linalg::Schedule> variants =
+        linalg::heuristicVariants(*program, options);
+    ASSERT_FALSE(variants.empty());
+    EXPECT_EQ(variants.front().str(),
+              linalg::heuristicSchedule(*program, options).str());
+    std::set<std::string> distinct;
+    for (const linalg::Schedule &s : variants)
+      EXPECT_TRUE(distinct.insert(s.str()).second) << s.str();
+  }
+}
+
+TEST(MutateSchedule, EveryMutantDiffersAndApplies) {
+  for (const char *fixture :
+       {"matmul", "conv_nchw", "pool_nhwc_max", "chain"}) {
+    auto program = loadFixture(fixture);
+    ASSERT_TRUE(program.ok()) << program.error().message;
+    linalg::Schedule parent = linalg::heuristicSchedule(*program);
+    std::mt19937_64 rng(7);
+    int mutants = 0;
+    for (int i = 0; i < 200; ++i) {
+      auto child = linalg::mutateSchedule(*program, parent, rng);
+      if (!child)
+        continue;
+      ++mutants;
+      EXPECT_NE(child->str(), parent.str());
+      auto script = linalg::buildTransformScript(*program, *child);
+      EXPECT_TRUE(script.ok())
+          << fixture << ": " << child->str() << ": " << script.error().message;
+    }
+    EXPECT_GT(mutants, 20) << fixture;
+  }
+}
+
+TEST(ProposeCandidates, HeuristicFirstThenDistinctWithinBudget) {
+  auto program = loadFixture("matmul");
+  ASSERT_TRUE(program.ok());
+  SearchOptions options;
+  options.budget = 6;
+  options.seed = 3;
+  auto candidates = proposeCandidates(*program, options);
+  ASSERT_TRUE(candidates.ok()) << candidates.error().message;
+  ASSERT_EQ(candidates->size(), 6u);
+  EXPECT_EQ(candidates->front().schedule.str(),
+            linalg::heuristicSchedule(*program).str());
+  std::set<std::string> distinct;
+  for (const Candidate &c : *candidates)
+    EXPECT_TRUE(distinct.insert(c.schedule.str()).second);
+  // The same seed proposes the same candidates.
+  auto again = proposeCandidates(*program, options);
+  ASSERT_TRUE(again.ok());
+  for (size_t i = 0; i < candidates->size(); ++i)
+    EXPECT_EQ((*again)[i].schedule.str(), (*candidates)[i].schedule.str());
+}
+
+TEST(SearchSchedule, MeasuredCandidatesBecomeCostModelSamples) {
+  auto program = loadFixture("matmul");
+  ASSERT_TRUE(program.ok());
+  std::string dir =
+      (fs::path(testing::TempDir()) / "rlopt-search-XXXXXX").string();
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  auto cache = measure::Cache::open(dir + "/cache.sqlite");
+  ASSERT_TRUE(cache.ok()) << cache.error().message;
+
+  SearchOptions options;
+  options.budget = 3;
+  options.generations = 1;
+  auto found =
+      searchSchedule(*program, options, quickMeasureOptions(), cache->get());
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  EXPECT_EQ(found->measured, 3);
+  EXPECT_TRUE(found->measurement.correct);
+  EXPECT_GT(found->measurement.speedup, 0);
+
+  auto dataset = loadCostDataset(**cache, "");
+  ASSERT_TRUE(dataset.ok()) << dataset.error().message;
+  EXPECT_EQ(dataset->programs, 1u);
+  EXPECT_EQ(dataset->samples.size(), 3u - found->failed);
+  bool foundBest = false;
+  for (const CostSample &s : dataset->samples) {
+    EXPECT_EQ(s.features.size(), linalg::scheduleFeatureSize());
+    EXPECT_TRUE(std::isfinite(s.logSpeedup));
+    foundBest |= s.schedule == found->schedule.str();
+  }
+  EXPECT_TRUE(foundBest);
+  // Another machine's rows are not this machine's samples.
+  auto other = loadCostDataset(**cache, "another machine");
+  ASSERT_TRUE(other.ok());
+  EXPECT_TRUE(other->samples.empty());
+  fs::remove_all(dir);
+}

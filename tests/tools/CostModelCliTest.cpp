@@ -1,0 +1,111 @@
+// The cost model's whole loop from the command line: `optimize --budget`
+// without a model fills a cache, `costmodel train` learns from it,
+// `costmodel eval` reports its ranking quality, and the search uses it;
+// every wrong input is one line and exit 2.
+#include "ToolTestUtil.h"
+
+#include "rlopt/linalg/Schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace rlopt::tool::testing;
+
+namespace {
+
+void expectOneLineUsageError(const RunResult &run, const std::string &what) {
+  EXPECT_EQ(run.exitCode, 2) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find(what), std::string::npos) << run.err;
+}
+
+TEST(CostModelCli, SearchFillsTheCacheTheModelLearnsFromIt) {
+  ScratchDir scratch;
+  std::string db = (scratch / "cache.sqlite").string();
+  std::string model = (scratch / "model.json").string();
+  for (const char *fixture : {"matmul", "add"}) {
+    RunResult search =
+        runRlopt({"optimize", fixturePath(fixture), "--budget", "3",
+                  "--cost-model", "none", "--db", db, "--json"},
+                 scratch.path());
+    ASSERT_EQ(search.exitCode, 0) << search.err;
+    auto json = nlohmann::json::parse(search.out, nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << search.out;
+    EXPECT_TRUE(json["correct"].get<bool>());
+    EXPECT_EQ(json["budget"], 3);
+    EXPECT_TRUE(
+        rlopt::linalg::parseSchedule(json["schedule"].get<std::string>()).ok());
+  }
+
+  RunResult train = runRlopt({"costmodel", "train", "--db", db, "--out", model,
+                              "--rounds", "20", "--holdout", "0"},
+                             scratch.path());
+  ASSERT_EQ(train.exitCode, 0) << train.err;
+  EXPECT_NE(train.out.find("schedules of 2 programs"), std::string::npos)
+      << train.out;
+  ASSERT_TRUE(fs::exists(model));
+
+  RunResult eval =
+      runRlopt({"costmodel", "eval", "--db", db, "--model", model, "--json"},
+               scratch.path());
+  ASSERT_EQ(eval.exitCode, 0) << eval.err;
+  auto quality = nlohmann::json::parse(eval.out, nullptr, false);
+  ASSERT_FALSE(quality.is_discarded()) << eval.out;
+  EXPECT_EQ(quality["programs"], 2);
+  EXPECT_GE(quality["kendall_tau"].get<double>(), -1.0);
+  EXPECT_GE(quality["top1_regret"].get<double>(),
+            quality["top5_regret"].get<double>());
+
+  RunResult guided =
+      runRlopt({"optimize", fixturePath("matmul"), "--budget", "2",
+                "--cost-model", model, "--db", db, "--json"},
+               scratch.path());
+  ASSERT_EQ(guided.exitCode, 0) << guided.err;
+}
+
+TEST(CostModelCli, WrongInputsAreOneLineUsageErrors) {
+  ScratchDir scratch;
+  std::string empty = (scratch / "empty.sqlite").string();
+  std::string model = (scratch / "model.json").string();
+  expectOneLineUsageError(
+      runRlopt({"costmodel", "train", "--db", empty, "--out", model},
+               scratch.path()),
+      "no schedule of this machine");
+  EXPECT_FALSE(fs::exists(model));
+  expectOneLineUsageError(runRlopt({"costmodel", "train", "--db", empty,
+                                    "--out", model, "--holdout", "2"},
+                                   scratch.path()),
+                          "--holdout");
+  expectOneLineUsageError(runRlopt({"costmodel", "train", "--db", empty,
+                                    "--out", model, "--objective", "guess"},
+                                   scratch.path()),
+                          "guess");
+  expectOneLineUsageError(
+      runRlopt({"costmodel", "train", "--out", model}, scratch.path()), "--db");
+  std::string missing = (scratch / "missing.json").string();
+  expectOneLineUsageError(
+      runRlopt({"costmodel", "eval", "--db", empty, "--model", missing},
+               scratch.path()),
+      missing);
+  expectOneLineUsageError(runRlopt({"optimize", fixturePath("add"), "--budget",
+                                    "2", "--cost-model", missing},
+                                   scratch.path()),
+                          missing);
+  expectOneLineUsageError(runRlopt({"optimize", fixturePath("add"), "--budget",
+                                    "2", "--policy", "p.pt"},
+                                   scratch.path()),
+                          "--budget");
+  expectOneLineUsageError(
+      runRlopt({"optimize", fixturePath("add"), "--cost-model", "none"},
+               scratch.path()),
+      "--cost-model needs --budget");
+  expectOneLineUsageError(
+      runRlopt({"eval", "--suite", scratch.path().string(), "--agent",
+                "heuristic", "--out", (scratch / "out").string(),
+                "--cost-model", "none"},
+               scratch.path()),
+      "--cost-model needs --agent search:N");
+}
+
+} // namespace
