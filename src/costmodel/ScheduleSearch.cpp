@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 
 namespace rlopt::costmodel {
 
@@ -101,20 +102,11 @@ Result<std::vector<Candidate>> proposeCandidates(const linalg::Program &program,
   }
 
   std::vector<Candidate> ranked = pool.ranked();
-  std::vector<Candidate> chosen;
   std::string heuristic = seeds.empty() ? "" : seeds.front().str();
-  for (const Candidate &c : ranked)
-    if (c.schedule.str() == heuristic)
-      chosen.push_back(c);
-  for (const Candidate &c : ranked) {
-    if (chosen.size() >= static_cast<size_t>(options.budget))
-      break;
-    if (c.schedule.str() != heuristic)
-      chosen.push_back(c);
-  }
-  if (chosen.size() > static_cast<size_t>(options.budget))
-    chosen.resize(options.budget);
-  return chosen;
+  std::stable_partition(ranked.begin(), ranked.end(), [&](const Candidate &c) {
+    return c.schedule.str() == heuristic;
+  });
+  return ranked;
 }
 
 Result<SearchResult> searchSchedule(const linalg::Program &program,
@@ -127,10 +119,17 @@ Result<SearchResult> searchSchedule(const linalg::Program &program,
   SearchResult result;
   std::string lastError = "no candidate schedule";
   bool found = false;
+  // Schedules that lower to code measured in this search already (the
+  // cache answers them) do not use up the budget.
+  std::set<std::string> lowered;
   for (const Candidate &candidate : *candidates) {
-    ++result.measured;
+    if (result.measured >= options.budget)
+      break;
     auto m =
         linalg::measureSchedule(program, candidate.schedule, measure, cache);
+    if (m && !lowered.insert(m->programHash).second)
+      continue;
+    ++result.measured;
     if (!m || !m->correct) {
       ++result.failed;
       lastError = m ? "wrong result (outputs differ from the baseline's)"

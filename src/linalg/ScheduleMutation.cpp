@@ -69,45 +69,71 @@ std::optional<Schedule> mutateSchedule(const Program &program,
   if (!info)
     return std::nullopt;
   std::vector<TransformStep> &steps = op.steps;
-  int kind = static_cast<int>(pick(rng, 10));
+  // Steps other than the final vectorize/stop, where new ones may go.
+  size_t body = steps.size();
+  while (body > 0 && (steps[body - 1].name == "vectorize" ||
+                      steps[body - 1].name == "stop"))
+    --body;
+  std::vector<size_t> sized;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const Transformation *t = findTransformation(steps[s].name);
+    if (t &&
+        (t->params == ParamKind::PerLoop ||
+         t->params == ParamKind::PerParallelLoop) &&
+        !steps[s].params.empty())
+      sized.push_back(s);
+  }
+  unsigned loops = info->numLoops();
+  int kind = static_cast<int>(pick(rng, 12));
   if (kind < 6) { // resize one loop of a per-loop step
-    std::vector<size_t> sized;
-    for (size_t s = 0; s < steps.size(); ++s) {
-      const Transformation *t = findTransformation(steps[s].name);
-      if (t && (t->params == ParamKind::PerLoop ||
-                t->params == ParamKind::PerParallelLoop))
-        sized.push_back(s);
-    }
     if (sized.empty())
       return std::nullopt;
     TransformStep &step = steps[sized[pick(rng, sized.size())]];
-    if (step.params.empty())
-      return std::nullopt;
-    size_t loop =
-        pick(rng, std::min(step.params.size(), info->loopRanges.size()));
+    size_t loop = pick(rng, std::min<size_t>(step.params.size(), loops));
     int64_t before = step.params[loop];
     step.params[loop] = resize(before, info->loopRanges[loop], rng);
     if (step.params[loop] == before)
       return std::nullopt;
-  } else if (kind < 8) { // swap two loops of an interchange
+  } else if (kind < 8) { // swap two loops of an interchange, or add one
+    if (loops < 2)
+      return std::nullopt;
     auto it =
         std::find_if(steps.begin(), steps.end(), [](const TransformStep &s) {
           return s.name == "interchange";
         });
-    if (it == steps.end() || it->params.size() < 2)
-      return std::nullopt;
+    if (it == steps.end()) {
+      std::vector<int64_t> order(loops);
+      for (unsigned l = 0; l < loops; ++l)
+        order[l] = l;
+      it = steps.insert(steps.begin() + pick(rng, body + 1),
+                        {"interchange", order});
+    }
     size_t a = pick(rng, it->params.size()), b = pick(rng, it->params.size());
     if (a == b)
       return std::nullopt;
     std::swap(it->params[a], it->params[b]);
-  } else if (kind == 8) { // drop a step
+  } else if (kind == 8) { // one more tiling level inside an existing one
+    if (sized.empty())
+      return std::nullopt;
+    size_t at = sized[pick(rng, sized.size())];
+    if (steps[at].name != "tile")
+      return std::nullopt;
+    TransformStep inner = steps[at];
+    size_t loop = pick(rng, std::min<size_t>(inner.params.size(), loops));
+    int64_t size =
+        inner.params[loop] == 0 ? info->loopRanges[loop] : inner.params[loop];
+    if (size < 2)
+      return std::nullopt;
+    for (int64_t &p : inner.params)
+      p = 0;
+    inner.params[loop] = size / 2;
+    steps.insert(steps.begin() + at + 1, inner);
+  } else if (kind < 11) { // drop a step
     if (steps.empty())
       return std::nullopt;
     steps.erase(steps.begin() + pick(rng, steps.size()));
   } else { // end with vectorize
-    if (std::any_of(steps.begin(), steps.end(), [](const TransformStep &s) {
-          return s.name == "vectorize" || s.name == "stop";
-        }))
+    if (body != steps.size())
       return std::nullopt;
     steps.push_back({"vectorize", {}});
   }

@@ -29,8 +29,8 @@ struct Candidate {
 
 /// Evolutionary search without measuring, as Ansor's: the heuristic's
 /// schedules for nearby machines seed a population; each round mutates the
-/// best-scored and keeps every distinct schedule that applies. Returns the
-/// `budget` to measure, best-scored first, except that the host's
+/// best-scored and keeps every distinct schedule that applies. Returns
+/// every candidate found, best-scored first, except that the host's
 /// heuristic schedule always comes first: search never measures worse than
 /// the heuristic.
 Result<std::vector<Candidate>> proposeCandidates(const linalg::Program &program,
@@ -43,7 +43,9 @@ struct SearchResult {
   int failed = 0;   ///< of them, wrong or not measurable
 };
 
-/// proposeCandidates, then measures each and keeps the fastest correct.
+/// proposeCandidates, then measures them in order until `budget` distinct
+/// programs were measured (schedules that lower to the same code count
+/// once), and keeps the fastest correct.
 Result<SearchResult> searchSchedule(const linalg::Program &program,
                                     const SearchOptions &options,
                                     const linalg::MeasureOptions &measure,
