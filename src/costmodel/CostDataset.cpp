@@ -81,14 +81,12 @@ Result<CostDataset> loadCostDataset(measure::Cache &cache,
   return dataset;
 }
 
-void splitByProgram(const std::vector<CostSample> &samples, double fraction,
-                    std::vector<CostSample> &train,
+void splitByProgram(const std::vector<CostSample> &samples, unsigned fold,
+                    unsigned folds, std::vector<CostSample> &train,
                     std::vector<CostSample> &heldOut) {
-  for (const CostSample &sample : samples) {
-    double position =
-        static_cast<double>(llvm::xxh3_64bits(sample.program) % 10000) / 1e4;
-    (position < fraction ? heldOut : train).push_back(sample);
-  }
+  for (const CostSample &sample : samples)
+    (llvm::xxh3_64bits(sample.program) % folds == fold ? heldOut : train)
+        .push_back(sample);
 }
 
 } // namespace rlopt::costmodel

@@ -50,11 +50,16 @@ Result<RankingQuality> rankingQuality(const CostModel &model,
   auto scores = model.predict(rows);
   if (!scores)
     return scores.error();
+  return rankingQuality(*scores, samples);
+}
+
+RankingQuality rankingQuality(const std::vector<double> &scores,
+                              const std::vector<CostSample> &samples) {
   std::map<std::string, std::pair<std::vector<double>, std::vector<double>>>
       byProgram;
   for (size_t i = 0; i < samples.size(); ++i) {
     auto &[predicted, measured] = byProgram[samples[i].program];
-    predicted.push_back((*scores)[i]);
+    predicted.push_back(scores[i]);
     measured.push_back(samples[i].logSpeedup);
   }
   RankingQuality quality;

@@ -39,10 +39,12 @@ TEST(CostModelCli, SearchFillsTheCacheTheModelLearnsFromIt) {
   }
 
   RunResult train = runRlopt({"costmodel", "train", "--db", db, "--out", model,
-                              "--rounds", "20", "--holdout", "0"},
+                              "--rounds", "20", "--folds", "2"},
                              scratch.path());
   ASSERT_EQ(train.exitCode, 0) << train.err;
   EXPECT_NE(train.out.find("schedules of 2 programs"), std::string::npos)
+      << train.out;
+  EXPECT_NE(train.out.find("2-fold cross-validation"), std::string::npos)
       << train.out;
   ASSERT_TRUE(fs::exists(model));
 
@@ -74,9 +76,9 @@ TEST(CostModelCli, WrongInputsAreOneLineUsageErrors) {
       "no schedule of this machine");
   EXPECT_FALSE(fs::exists(model));
   expectOneLineUsageError(runRlopt({"costmodel", "train", "--db", empty,
-                                    "--out", model, "--holdout", "2"},
+                                    "--out", model, "--folds", "1"},
                                    scratch.path()),
-                          "--holdout");
+                          "--folds");
   expectOneLineUsageError(runRlopt({"costmodel", "train", "--db", empty,
                                     "--out", model, "--objective", "guess"},
                                    scratch.path()),

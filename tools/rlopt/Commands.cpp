@@ -50,7 +50,7 @@ const CommandGroup kCostModel = {
     false,
     {{"train",
       "--db DB --out MODEL [--threads N] [--objective regression|ranking]\n"
-      "[--rounds N] [--holdout F] [--seed S]",
+      "[--rounds N] [--folds K] [--seed S]",
       "fit the cost model to the measured schedules of a cache",
       runCostModelTrain},
      {"eval", "--db DB --model MODEL [--threads N] [--json]",

@@ -1,6 +1,6 @@
 // rlopt costmodel train --db DB --out MODEL [--threads N]
 //                       [--objective regression|ranking] [--rounds N]
-//                       [--holdout F] [--seed S]
+//                       [--folds K] [--seed S]
 // rlopt costmodel eval --db DB --model MODEL [--threads N] [--json]
 // Fits gradient-boosted trees to the schedules a measurement cache holds
 // for this machine, and reports how well a model ranks them.
@@ -72,7 +72,7 @@ void printQuality(const char *what, const costmodel::RankingQuality &q) {
 } // namespace
 
 int runCostModelTrain(int argc, char **argv) {
-  Args args({"db", "out", "threads", "objective", "rounds", "holdout", "seed"},
+  Args args({"db", "out", "threads", "objective", "rounds", "folds", "seed"},
             {});
   if (auto error = args.parse(argc, argv, 3))
     return fail("costmodel train: " + *error);
@@ -87,18 +87,11 @@ int runCostModelTrain(int argc, char **argv) {
   long threads = args.getInt("threads", 1, 1, 1024, error);
   long rounds = args.getInt("rounds", 400, 1, 100000, error);
   long seed = args.getInt("seed", 0, 0, 1l << 40, error);
+  long folds = args.getInt("folds", 5, 0, 1000, error);
+  if (error.empty() && folds == 1)
+    error = "--folds expects 0 (no cross-validation) or at least 2";
   if (!error.empty())
     return fail("costmodel train: " + error);
-  double holdout = 0.2;
-  if (args.has("holdout")) {
-    std::string text = args.get("holdout");
-    char *end = nullptr;
-    holdout = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end || !(holdout >= 0 && holdout < 1))
-      return fail("costmodel train: --holdout expects a fraction in [0, 1), "
-                  "got '" +
-                  text + "'");
-  }
   costmodel::TrainOptions options;
   options.objective = args.get("objective", "regression");
   options.rounds = static_cast<int>(rounds);
@@ -113,27 +106,42 @@ int runCostModelTrain(int argc, char **argv) {
     return fail("costmodel train: " + dataset.error().message);
   std::printf("%zu schedules of %zu programs (%zu rows skipped)\n",
               dataset->samples.size(), dataset->programs, dataset->skipped);
-  if (holdout > 0) {
-    std::vector<costmodel::CostSample> train, heldOut;
-    costmodel::splitByProgram(dataset->samples, holdout, train, heldOut);
-    if (!train.empty() && !heldOut.empty()) {
+  if (folds >= 2) {
+    // Cross-validation by program: every program is scored by a model that
+    // never saw it.
+    std::vector<costmodel::CostSample> scored;
+    std::vector<double> scores;
+    for (long fold = 0; fold < folds; ++fold) {
+      std::vector<costmodel::CostSample> train, heldOut;
+      costmodel::splitByProgram(dataset->samples, fold, folds, train, heldOut);
+      if (train.empty() || heldOut.empty())
+        continue;
       auto model = costmodel::CostModel::train(train, options);
       if (!model)
         return fail("costmodel train: " + model.error().message, ExitFailure);
-      auto seen = costmodel::rankingQuality(*model, train);
-      auto unseen = costmodel::rankingQuality(*model, heldOut);
-      if (!seen || !unseen)
-        return fail("costmodel train: " +
-                        (seen ? unseen.error() : seen.error()).message,
+      std::vector<std::vector<float>> rows;
+      for (const costmodel::CostSample &s : heldOut)
+        rows.push_back(s.features);
+      auto predicted = model->predict(rows);
+      if (!predicted)
+        return fail("costmodel train: " + predicted.error().message,
                     ExitFailure);
-      printQuality("training programs", *seen);
-      printQuality("held-out programs", *unseen);
+      scored.insert(scored.end(), heldOut.begin(), heldOut.end());
+      scores.insert(scores.end(), predicted->begin(), predicted->end());
     }
+    printQuality(("held-out programs (" + std::to_string(folds) +
+                  "-fold cross-validation)")
+                     .c_str(),
+                 costmodel::rankingQuality(scores, scored));
   }
   // The model written learns from every program.
   auto model = costmodel::CostModel::train(dataset->samples, options);
   if (!model)
     return fail("costmodel train: " + model.error().message, ExitFailure);
+  auto seen = costmodel::rankingQuality(*model, dataset->samples);
+  if (!seen)
+    return fail("costmodel train: " + seen.error().message, ExitFailure);
+  printQuality("training programs", *seen);
   if (Status saved = model->save(args.get("out")); !saved)
     return fail(saved.error().message, ExitFailure);
   std::printf("wrote %s (%s, %zu schedules)\n", args.get("out").c_str(),

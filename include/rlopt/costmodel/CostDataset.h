@@ -24,10 +24,10 @@ struct CostDataset {
 Result<CostDataset> loadCostDataset(measure::Cache &cache,
                                     const std::string &machine);
 
-/// Splits by program: about `fraction` of the programs (chosen by their
-/// hash, so the split is stable as the cache grows) are held out.
-void splitByProgram(const std::vector<CostSample> &samples, double fraction,
-                    std::vector<CostSample> &train,
+/// Fold `fold` of `folds` by program: the programs whose hash falls in the
+/// fold are held out (stable as the cache grows), the others train.
+void splitByProgram(const std::vector<CostSample> &samples, unsigned fold,
+                    unsigned folds, std::vector<CostSample> &train,
                     std::vector<CostSample> &heldOut);
 
 } // namespace rlopt::costmodel

@@ -23,8 +23,12 @@ struct RankingQuality {
 /// Kendall's tau-b of two equally long sequences; 0 when either is constant.
 double kendallTau(const std::vector<double> &a, const std::vector<double> &b);
 
-/// Scores `samples` with `model` and compares each program's order with the
+/// Compares each program's order by `scores` (one per sample) with the
 /// measured one.
+RankingQuality rankingQuality(const std::vector<double> &scores,
+                              const std::vector<CostSample> &samples);
+
+/// Scores `samples` with `model`, then rankingQuality(scores, samples).
 Result<RankingQuality> rankingQuality(const CostModel &model,
                                       const std::vector<CostSample> &samples);
 
