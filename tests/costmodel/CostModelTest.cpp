@@ -108,7 +108,7 @@ TEST(CostModel, SavedModelPredictsTheSame) {
   ASSERT_TRUE(model->save(path).ok());
   auto loaded = CostModel::load(path);
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
-  EXPECT_EQ(loaded->objective(), "regression");
+  EXPECT_EQ(loaded->objective(), "ranking");
   EXPECT_EQ(loaded->trainedOn(), samples.size());
   std::vector<std::vector<float>> rows;
   for (const CostSample &s : samples)

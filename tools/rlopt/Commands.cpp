@@ -49,7 +49,7 @@ const CommandGroup kCostModel = {
     "command",
     false,
     {{"train",
-      "--db DB --out MODEL [--threads N] [--objective regression|ranking]\n"
+      "--db DB --out MODEL [--threads N] [--objective ranking|regression]\n"
       "[--rounds N] [--folds K] [--seed S]",
       "fit the cost model to the measured schedules of a cache",
       runCostModelTrain},

@@ -93,7 +93,7 @@ int runCostModelTrain(int argc, char **argv) {
   if (!error.empty())
     return fail("costmodel train: " + error);
   costmodel::TrainOptions options;
-  options.objective = args.get("objective", "regression");
+  options.objective = args.get("objective", "ranking");
   options.rounds = static_cast<int>(rounds);
   options.seed = static_cast<uint64_t>(seed);
   if (options.objective != "regression" && options.objective != "ranking")
