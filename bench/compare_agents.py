@@ -6,7 +6,10 @@ usage: bench/compare_agents.py REFERENCE_DIR OTHER_DIR...
 For each directory: the geomean speedup over naive MLIR, the geomean of
 LibTorch ms / candidate ms (measured side by side in that run, > 1: faster
 than LibTorch), failures; then per other agent the geomean, median and IQR
-of its speedup over the reference agent's on the same benchmarks.
+of its speedup over the reference agent's on the same benchmarks, taken two
+ways: through the naive program and through LibTorch, each timed side by
+side with the candidate in its own run. When the two disagree, the machine's
+load changed between the runs.
 """
 import json
 import math
@@ -42,22 +45,22 @@ def main(directories):
               f"{geomean([r['speedup'] for r in ok]):.2f}x | "
               f"{geomean([versus_torch(r) for r in ok]):.2f} |")
     reference_agent, reference = runs[0]
-    print()
-    print(f"| agent / {reference_agent} | geomean | median | IQR | "
-          "programs faster by > 5 % | slower by > 5 % |")
-    print("|---|---|---|---|---|---|")
-    for agent, results in runs[1:]:
-        ratios = [results[n]["speedup"] / r["speedup"]
-                  for n, r in reference.items()
-                  if n in results and r["speedup"] > 0 and
-                  results[n]["speedup"] > 0]
-        if len(ratios) < 2:
-            continue
-        q = statistics.quantiles(ratios, n=4)
-        print(f"| {agent} | {geomean(ratios):.3f} | "
-              f"{statistics.median(ratios):.3f} | {q[0]:.2f}-{q[2]:.2f} | "
-              f"{sum(x > 1.05 for x in ratios)} | "
-              f"{sum(x < 1 / 1.05 for x in ratios)} |")
+    for label, key in (("via naive", lambda r: r["speedup"]),
+                       ("via LibTorch", versus_torch)):
+        print()
+        print(f"| agent / {reference_agent} ({label}) | geomean | median | "
+              "IQR | programs faster by > 5 % | slower by > 5 % |")
+        print("|---|---|---|---|---|---|")
+        for agent, results in runs[1:]:
+            ratios = [key(results[n]) / key(r) for n, r in reference.items()
+                      if n in results and key(r) > 0 and key(results[n]) > 0]
+            if len(ratios) < 2:
+                continue
+            q = statistics.quantiles(ratios, n=4)
+            print(f"| {agent} | {geomean(ratios):.3f} | "
+                  f"{statistics.median(ratios):.3f} | {q[0]:.2f}-{q[2]:.2f} | "
+                  f"{sum(x > 1.05 for x in ratios)} | "
+                  f"{sum(x < 1 / 1.05 for x in ratios)} |")
 
 
 if __name__ == "__main__":
