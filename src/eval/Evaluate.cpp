@@ -59,9 +59,9 @@ nlohmann::json BenchmarkResult::externalsJson() const {
   return list;
 }
 
-/// A policy with the environment process it acts in, or the cost model of
-/// search:N.
-struct PolicyAgent {
+/// What an agent needs loaded once for all benchmarks: a policy with the
+/// environment process it acts in, or the cost model of search:N.
+struct LoadedAgent {
   std::unique_ptr<agent::EnvServer> server;
   std::unique_ptr<agent::LinalgPolicy> policy;
   std::optional<costmodel::CostModel> costModel;
@@ -77,13 +77,12 @@ static linalg::HeuristicOptions heuristicOptions(const EvalOptions &options) {
 /// Chooses the schedule with the agent and measures it.
 static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
                      linalg::Program &program, measure::Cache *cache,
-                     PolicyAgent *policyAgent, BenchmarkResult &result) {
+                     LoadedAgent *loaded, BenchmarkResult &result) {
   linalg::Schedule schedule;
   switch (options.agent.kind) {
   case AgentSpec::Kind::Policy: {
-    auto episode =
-        agent::runPolicyEpisode(*policyAgent->server, *policyAgent->policy,
-                                benchmark.path, true, options.seed);
+    auto episode = agent::runPolicyEpisode(*loaded->server, *loaded->policy,
+                                           benchmark.path, true, options.seed);
     if (!episode) {
       result.error = episode.error().message;
       return;
@@ -107,8 +106,8 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
     search.budget = static_cast<int>(options.agent.episodes);
     search.seed = options.seed;
     search.heuristic = heuristicOptions(options);
-    if (policyAgent->costModel)
-      search.model = &*policyAgent->costModel;
+    if (loaded->costModel)
+      search.model = &*loaded->costModel;
     auto found =
         costmodel::searchSchedule(program, search, options.env.measure, cache);
     if (!found) {
@@ -182,7 +181,7 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
          const std::function<void(size_t, const BenchmarkResult &)> &onDone) {
   std::vector<BenchmarkResult> results;
   // The policy's environment process forks before LibTorch starts.
-  PolicyAgent policyAgent;
+  LoadedAgent loaded;
   std::string agentError;
   if (options.agent.kind == AgentSpec::Kind::Policy) {
     linalg::EnvConfig envConfig = options.env;
@@ -192,16 +191,15 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
     if (!server) {
       agentError = server.error().message;
     } else {
-      policyAgent.server =
-          std::make_unique<agent::EnvServer>(std::move(*server));
+      loaded.server = std::make_unique<agent::EnvServer>(std::move(*server));
       auto policy = agent::LinalgPolicy::load(
           options.agent.policyPath,
           linalg::LinalgEnv(envConfig).actionLayout());
       if (!policy) {
-        policyAgent.server->close();
+        loaded.server->close();
         return policy.error();
       }
-      policyAgent.policy = std::move(*policy);
+      loaded.policy = std::move(*policy);
     }
   }
   if (options.agent.kind == AgentSpec::Kind::Search &&
@@ -209,7 +207,7 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
     auto model = costmodel::CostModel::load(options.costModelPath);
     if (!model)
       return model.error();
-    policyAgent.costModel = std::move(*model);
+    loaded.costModel = std::move(*model);
   }
   if (onReady)
     onReady();
@@ -231,14 +229,13 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
     else if (!agentError.empty())
       result.error = agentError;
     else
-      runAgent(benchmarks[i], options, *program, cache.get(), &policyAgent,
-               result);
+      runAgent(benchmarks[i], options, *program, cache.get(), &loaded, result);
     if (onDone)
       onDone(i, result);
     results.push_back(std::move(result));
   }
-  if (policyAgent.server)
-    policyAgent.server->close();
+  if (loaded.server)
+    loaded.server->close();
   return results;
 }
 

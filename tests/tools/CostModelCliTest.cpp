@@ -2,7 +2,7 @@
 // without a model fills a cache, `costmodel train` learns from it,
 // `costmodel eval` reports its ranking quality, and the search uses it;
 // every wrong input is one line and exit 2.
-#include "ToolTestUtil.h"
+#include "CliRunTestUtil.h"
 
 #include "rlopt/linalg/Schedule.h"
 
@@ -64,6 +64,31 @@ TEST(CostModelCli, SearchFillsTheCacheTheModelLearnsFromIt) {
                 "--cost-model", model, "--db", db, "--json"},
                scratch.path());
   ASSERT_EQ(guided.exitCode, 0) << guided.err;
+}
+
+TEST(CostModelCli, EvalRunsSearchPerBenchmark) {
+  ScratchDir scratch;
+  writeFixtureSuite(scratch / "suite", {{"add", "test"}, {"matmul", "test"}});
+  std::string out = (scratch / "out").string();
+  RunResult eval =
+      runRlopt({"eval", "--suite", (scratch / "suite").string(), "--agent",
+                "search:2", "--cost-model", "none", "--db",
+                (scratch / "cache.sqlite").string(), "--out", out},
+               scratch.path());
+  ASSERT_EQ(eval.exitCode, 0) << eval.err;
+  auto results = nlohmann::json::parse(readFile(fs::path(out) / "results.json"),
+                                       nullptr, false);
+  ASSERT_FALSE(results.is_discarded());
+  EXPECT_EQ(results["agent"], "search:2");
+  ASSERT_EQ(results["results"].size(), 2u);
+  for (const nlohmann::json &r : results["results"]) {
+    EXPECT_TRUE(r["correct"].get<bool>()) << r.dump();
+    // A 64^3 matmul gains far more than noise; a small add may not.
+    EXPECT_GT(r["speedup"].get<double>(), r["name"] == "matmul" ? 2.0 : 0.0)
+        << r.dump();
+    EXPECT_TRUE(
+        rlopt::linalg::parseSchedule(r["schedule"].get<std::string>()).ok());
+  }
 }
 
 TEST(CostModelCli, WrongInputsAreOneLineUsageErrors) {
