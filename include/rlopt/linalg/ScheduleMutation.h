@@ -19,8 +19,8 @@ std::vector<Schedule> heuristicVariants(const Program &program,
 
 /// One random local change of `schedule`: a tile size doubled or halved, a
 /// loop tiled or left whole, two loops swapped (in an interchange, or a new
-/// one), one more tiling level, a step removed, or vectorize added. Nullopt when the change does not apply to
-/// `program` (the caller draws again).
+/// one), one more tiling level, a step removed, or vectorize added. Nullopt
+/// when the change does not apply to `program` (the caller draws again).
 std::optional<Schedule> mutateSchedule(const Program &program,
                                        const Schedule &schedule,
                                        std::mt19937_64 &rng);
