@@ -54,6 +54,21 @@ Result<costmodel::CostDataset> loadDataset(const Args &args, long threads) {
   return dataset;
 }
 
+/// Parses the options after `costmodel VERB`: no positionals, and every one
+/// of `required` given.
+std::optional<std::string>
+parseArgs(Args &args, int argc, char **argv,
+          std::initializer_list<const char *> required) {
+  if (auto error = args.parse(argc, argv, 3))
+    return error;
+  if (!args.positional().empty())
+    return "unexpected argument '" + args.positional()[0] + "'";
+  for (const char *name : required)
+    if (!args.has(name))
+      return std::string("--") + name + " is required";
+  return std::nullopt;
+}
+
 nlohmann::json qualityJson(const costmodel::RankingQuality &q) {
   return {{"programs", q.programs},
           {"samples", q.samples},
@@ -74,15 +89,8 @@ void printQuality(const char *what, const costmodel::RankingQuality &q) {
 int runCostModelTrain(int argc, char **argv) {
   Args args({"db", "out", "threads", "objective", "rounds", "folds", "seed"},
             {});
-  if (auto error = args.parse(argc, argv, 3))
+  if (auto error = parseArgs(args, argc, argv, {"db", "out"}))
     return fail("costmodel train: " + *error);
-  if (!args.positional().empty())
-    return fail("costmodel train: unexpected argument '" +
-                args.positional()[0] + "'");
-  for (const char *required : {"db", "out"})
-    if (!args.has(required))
-      return fail(std::string("costmodel train: --") + required +
-                  " is required");
   std::string error;
   long threads = args.getInt("threads", 1, 1, 1024, error);
   long rounds = args.getInt("rounds", 400, 1, 100000, error);
@@ -151,15 +159,8 @@ int runCostModelTrain(int argc, char **argv) {
 
 int runCostModelEval(int argc, char **argv) {
   Args args({"db", "model", "threads"}, {"json"});
-  if (auto error = args.parse(argc, argv, 3))
+  if (auto error = parseArgs(args, argc, argv, {"db", "model"}))
     return fail("costmodel eval: " + *error);
-  if (!args.positional().empty())
-    return fail("costmodel eval: unexpected argument '" + args.positional()[0] +
-                "'");
-  for (const char *required : {"db", "model"})
-    if (!args.has(required))
-      return fail(std::string("costmodel eval: --") + required +
-                  " is required");
   std::string error;
   long threads = args.getInt("threads", 1, 1, 1024, error);
   if (!error.empty())
