@@ -4,7 +4,6 @@
 #include "rlopt/linalg/ScheduleMutation.h"
 
 #include <algorithm>
-#include <map>
 #include <random>
 #include <set>
 
@@ -23,7 +22,7 @@ public:
     std::vector<linalg::Schedule> fresh;
     std::vector<std::vector<float>> rows;
     for (const linalg::Schedule &schedule : schedules) {
-      if (!seen.emplace(schedule.str(), 0).second)
+      if (!seen.insert(schedule.str()).second)
         continue;
       auto features = linalg::scheduleFeatures(program, schedule);
       if (!features)
@@ -63,7 +62,7 @@ private:
   const linalg::Program &program;
   const SearchOptions &options;
   std::mt19937_64 rng;
-  std::map<std::string, int> seen;
+  std::set<std::string> seen;
   std::vector<Candidate> candidates;
 };
 
