@@ -61,30 +61,7 @@ Result<std::vector<std::string>> splitUris(const std::string &split) {
   auto env = graph::GraphEnv::create(config);
   if (!env)
     return env.error();
-  std::vector<std::string> all = (*env)->graphUris();
-  if (split == "all")
-    return all;
-  if (split != "train" && split != "test")
-    return makeError("split '" + split + "': expected train, test or all");
-  std::string path = graphDir() + "/splits.json";
-  auto splits = readJsonFile(path);
-  if (!splits)
-    return splits.error();
-  auto test = splits->find("test");
-  if (test == splits->end() || !test->is_array())
-    return makeError(path + ": expected a \"test\" array of graph URIs");
-  std::set<std::string> testSet;
-  for (const auto &uri : *test) {
-    if (!uri.is_string() ||
-        std::find(all.begin(), all.end(), uri.get<std::string>()) == all.end())
-      return makeError(path + ": " + uri.dump() + " is not a bundled graph");
-    testSet.insert(uri.get<std::string>());
-  }
-  std::vector<std::string> chosen;
-  for (const auto &uri : all)
-    if (testSet.count(uri) == (split == "test" ? 1u : 0u))
-      chosen.push_back(uri);
-  return chosen;
+  return (*env)->splitUris(split);
 }
 
 } // namespace

@@ -84,6 +84,9 @@ public:
   Result<std::string> resolve(const std::string &uri) const;
   /// The `hlo://` URIs of every graph under the graph directory, sorted.
   std::vector<std::string> graphUris() const;
+  /// The graph URIs of a split: "train", "test" (the graph directory's
+  /// splits.json lists the test graphs) or "all".
+  Result<std::vector<std::string>> splitUris(const std::string &split) const;
 
 private:
   struct Shared;

@@ -1,0 +1,66 @@
+#ifndef RLOPT_PYTHON_PYENV_H
+#define RLOPT_PYTHON_PYENV_H
+
+#include "EnvMaker.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <stdexcept>
+
+namespace rlopt::python {
+
+namespace py = pybind11;
+
+/// An rlopt error raised into Python as `rlopt.Error`, with its one line.
+struct PyFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One environment as the Python module sees it: observations become numpy
+/// arrays that own the feature vector (no copy), info becomes a dict with
+/// the action mask, and the GIL is released while the compiler works.
+class PyEnv {
+public:
+  explicit PyEnv(MadeEnv made);
+
+  /// Starts an episode on `benchmark`: (observation, info).
+  py::tuple reset(const std::string &benchmark, uint64_t seed);
+  /// (observation, reward, terminated, truncated, info). An action outside
+  /// the action space is a ValueError; one the compiler refuses ends the
+  /// episode with info["error"].
+  py::tuple step(py::handle action);
+  PyEnv fork() const;
+  void close() { env.reset(); }
+  bool closed() const { return !env; }
+
+  py::dict validate();
+  py::dict episode() const;
+
+  const char *id() const { return envIdOf(kind); }
+  const std::vector<std::string> &benchmarks() const { return programs; }
+  std::vector<int64_t> observationShape() const;
+  float observationLow() const;
+  float observationHigh() const;
+  std::vector<int64_t> actionNvec() const;
+  std::vector<std::string> actionNames() const;
+
+private:
+  PyEnv(EnvKind kind, std::unique_ptr<Env> env,
+        std::vector<std::string> programs, bool running);
+  Env &live() const;
+  std::vector<int64_t> actionValues(py::handle action) const;
+  py::dict infoOf(const Info &info, std::vector<std::vector<uint8_t>> &masks);
+
+  EnvKind kind;
+  std::unique_ptr<Env> env;
+  std::vector<std::string> programs;
+  bool running = false;
+};
+
+/// The features as a float32 array that owns them.
+py::array_t<float> toArray(std::vector<float> &&features);
+
+} // namespace rlopt::python
+
+#endif
