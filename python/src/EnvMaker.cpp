@@ -216,11 +216,7 @@ Result<nlohmann::json> validateEpisode(EnvKind kind, Env &env) {
     auto &passesEnv = static_cast<passes::PassesEnv &>(env);
     if (passesEnv.benchmarkUri().empty())
       return makeError("validate: no episode; call reset");
-    passes::Validation validation = passesEnv.validate();
-    nlohmann::json report = validation.toJson();
-    report["ok"] = validation.ok();
-    report["checked"] = validation.checked();
-    return report;
+    return passesEnv.validate().toJson();
   }
   case EnvKind::Graph: {
     auto &graphEnv = static_cast<graph::GraphEnv &>(env);
@@ -232,12 +228,7 @@ Result<nlohmann::json> validateEpisode(EnvKind kind, Env &env) {
     auto original = graph::parseModuleFile(*path);
     if (!original)
       return original.error();
-    graph::RewriteCheck check =
-        graph::checkRewrite(*original, graphEnv.module());
-    nlohmann::json report = check.toJson();
-    report["ok"] = check.ok();
-    report["checked"] = check.checked();
-    return report;
+    return graph::checkRewrite(*original, graphEnv.module()).toJson();
   }
   case EnvKind::Linalg: {
     auto &linalgEnv = static_cast<linalg::LinalgEnv &>(env);
