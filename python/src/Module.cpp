@@ -55,6 +55,8 @@ PYBIND11_MODULE(_rlopt, m) {
       .def("validate", &PyEnv::validate)
       .def("episode", &PyEnv::episode)
       .def_property_readonly("closed", &PyEnv::closed)
+      .def_property_readonly("step_seconds", &PyEnv::stepSeconds)
+      .def_property_readonly("step_count", &PyEnv::stepCount)
       .def_property_readonly("id", &PyEnv::id)
       .def_property_readonly("benchmarks", &PyEnv::benchmarks)
       .def_property_readonly("observation_shape", &PyEnv::observationShape)

@@ -2,6 +2,7 @@
 
 #include <pybind11_json/pybind11_json.hpp>
 
+#include <chrono>
 #include <string>
 
 namespace rlopt::python {
@@ -127,8 +128,13 @@ py::tuple PyEnv::step(py::handle action) {
   StepResult result;
   {
     py::gil_scoped_release released;
+    auto start = std::chrono::steady_clock::now();
     result = target.step(chosen);
+    inStep += std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            start)
+                  .count();
   }
+  ++steps;
   running = !result.terminated && !result.truncated;
   py::dict info = infoOf(result.info, result.obs.masks);
   return py::make_tuple(toArray(std::move(result.obs.features)),

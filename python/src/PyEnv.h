@@ -37,6 +37,11 @@ public:
   py::dict validate();
   py::dict episode() const;
 
+  /// Seconds spent inside the environment's step() and the steps counted,
+  /// since creation: what separates the binding's cost from the compiler's.
+  double stepSeconds() const { return inStep; }
+  int64_t stepCount() const { return steps; }
+
   const char *id() const { return envIdOf(kind); }
   const std::vector<std::string> &benchmarks() const { return programs; }
   std::vector<int64_t> observationShape() const;
@@ -56,6 +61,8 @@ private:
   std::unique_ptr<Env> env;
   std::vector<std::string> programs;
   bool running = false;
+  double inStep = 0;
+  int64_t steps = 0;
 };
 
 /// The features as a float32 array that owns them.
