@@ -87,9 +87,8 @@ Result<std::string> takeString(nlohmann::json &options, const char *key,
   return value;
 }
 
-Result<std::unique_ptr<Env>> buildEnv(EnvKind kind,
-                                      const nlohmann::json &config,
-                                      const std::string &where) {
+Result<std::unique_ptr<Env>>
+buildEnv(EnvKind kind, const nlohmann::json &config, const std::string &where) {
   switch (kind) {
   case EnvKind::Linalg: {
     auto parsed = linalg::EnvConfig::fromJson(config, where);
@@ -236,9 +235,9 @@ Result<nlohmann::json> validateEpisode(EnvKind kind, Env &env) {
     if (!program)
       return makeError("validate: no episode; call reset");
     auto cache = measure::Cache::openOrDefault(linalgEnv.config().cachePath);
-    auto measured = linalg::measureSchedule(
-        *program, linalgEnv.schedule(), linalgEnv.config().measure,
-        cache ? cache->get() : nullptr);
+    auto measured = linalg::measureSchedule(*program, linalgEnv.schedule(),
+                                            linalgEnv.config().measure,
+                                            cache ? cache->get() : nullptr);
     if (!measured)
       return measured.error();
     nlohmann::json report = measured->toJson();

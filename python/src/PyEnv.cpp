@@ -9,9 +9,8 @@ namespace rlopt::python {
 
 py::array_t<float> toArray(std::vector<float> &&features) {
   auto *owned = new std::vector<float>(std::move(features));
-  py::capsule owner(owned, [](void *p) {
-    delete static_cast<std::vector<float> *>(p);
-  });
+  py::capsule owner(
+      owned, [](void *p) { delete static_cast<std::vector<float> *>(p); });
   return py::array_t<float>({static_cast<py::ssize_t>(owned->size())},
                             owned->data(), owner);
 }
@@ -20,9 +19,8 @@ namespace {
 
 py::array_t<uint8_t> maskArray(std::vector<uint8_t> &&mask) {
   auto *owned = new std::vector<uint8_t>(std::move(mask));
-  py::capsule owner(owned, [](void *p) {
-    delete static_cast<std::vector<uint8_t> *>(p);
-  });
+  py::capsule owner(
+      owned, [](void *p) { delete static_cast<std::vector<uint8_t> *>(p); });
   return py::array_t<uint8_t>({static_cast<py::ssize_t>(owned->size())},
                               owned->data(), owner);
 }
@@ -65,8 +63,9 @@ std::vector<int64_t> PyEnv::actionValues(py::handle action) const {
     if (kind != 'i' && kind != 'u')
       throw py::value_error("action: expected integers, got an array of " +
                             std::string(py::str(array.dtype())));
-    auto ints = py::array_t<int64_t, py::array::c_style |
-                                         py::array::forcecast>::ensure(array);
+    auto ints =
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
+            array);
     values.assign(ints.data(), ints.data() + ints.size());
   } else if (PySequence_Check(action.ptr())) {
     for (py::handle item : py::reinterpret_borrow<py::sequence>(action))
@@ -83,15 +82,14 @@ std::vector<int64_t> PyEnv::actionValues(py::handle action) const {
     if (values[i] < 0 || values[i] >= nvec[i])
       throw py::value_error("action: value " + std::to_string(values[i]) +
                             " of head " + std::to_string(i) +
-                            " is outside [0, " + std::to_string(nvec[i]) +
-                            ")");
+                            " is outside [0, " + std::to_string(nvec[i]) + ")");
   return values;
 }
 
 py::dict PyEnv::infoOf(const Info &info,
                        std::vector<std::vector<uint8_t>> &masks) {
-  py::dict dict = info.is_object() ? py::dict(pyjson::from_json(info))
-                                   : py::dict();
+  py::dict dict =
+      info.is_object() ? py::dict(pyjson::from_json(info)) : py::dict();
   if (masks.size() == 1) {
     dict["action_mask"] = maskArray(std::move(masks[0]));
   } else {
@@ -130,16 +128,15 @@ py::tuple PyEnv::step(py::handle action) {
     py::gil_scoped_release released;
     auto start = std::chrono::steady_clock::now();
     result = target.step(chosen);
-    inStep += std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            start)
-                  .count();
+    inStep +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
   }
   ++steps;
   running = !result.terminated && !result.truncated;
   py::dict info = infoOf(result.info, result.obs.masks);
-  return py::make_tuple(toArray(std::move(result.obs.features)),
-                        result.reward, result.terminated, result.truncated,
-                        info);
+  return py::make_tuple(toArray(std::move(result.obs.features)), result.reward,
+                        result.terminated, result.truncated, info);
 }
 
 PyEnv PyEnv::fork() const {

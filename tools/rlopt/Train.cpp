@@ -2,6 +2,7 @@
 #include "Args.h"
 #include "Commands.h"
 
+#include "rlopt/agent/Cluster.h"
 #include "rlopt/agent/linalg/Ppo.h"
 #include "rlopt/data/Suite.h"
 
@@ -64,9 +65,18 @@ int runTrain(int argc, char **argv) {
   };
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
-  std::fprintf(stderr, "train: %zu training programs, %d workers, run %s\n",
-               options.trainPrograms.size(), config.workers,
-               options.runDir.c_str());
+  // Under mpirun only the learner (rank 0) speaks and writes the run; the
+  // other ranks roll out episodes with `workers` environment processes each.
+  agent::Cluster &cluster = agent::Cluster::get();
+  std::string ranks = cluster.distributed()
+                          ? " on each of " +
+                                std::to_string(cluster.size() - 1) +
+                                " rollout ranks"
+                          : "";
+  if (cluster.learner())
+    std::fprintf(stderr, "train: %zu training programs, %d workers%s, run %s\n",
+                 options.trainPrograms.size(), config.workers, ranks.c_str(),
+                 options.runDir.c_str());
   Status status =
       agent::trainPpo(config, options, [&](const agent::IterationMetrics &m) {
         // elapsed_s is the PPO time of the run, summed across resumes.
@@ -85,7 +95,9 @@ int runTrain(int argc, char **argv) {
                      validation, eta);
       });
   if (!status)
-    return fail(status.error().message, ExitFailure);
+    return cluster.finish(fail(status.error().message, ExitFailure));
+  if (!cluster.learner())
+    return ExitOk;
   std::fprintf(stderr, "train: %s\n",
                stopRequested ? "stopped; checkpoint saved (--resume continues)"
                              : "done");

@@ -6,6 +6,8 @@
 #include "rlopt/agent/Archive.h"
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/Batch.h"
+#include "rlopt/agent/linalg/DistributedRollout.h"
+#include "rlopt/agent/linalg/Rollout.h"
 #include "rlopt/core/Json.h"
 #include "rlopt/core/Memory.h"
 #include "rlopt/linalg/LinalgEnv.h"
@@ -31,118 +33,6 @@ void setLearningRate(torch::optim::Adam &optimizer, double rate) {
     static_cast<torch::optim::AdamOptions &>(group.options()).lr(rate);
 }
 
-/// One episode's transitions.
-struct Trajectory {
-  std::string program, schedule;
-  std::vector<std::vector<float>> observations;
-  std::vector<std::vector<uint8_t>> masks; ///< heads concatenated
-  std::vector<std::vector<int64_t>> actions;
-  std::vector<float> logProbs, values, rewards;
-  double speedup = 0; ///< measured at the end; 0 = failed
-  bool failed = false;
-};
-
-/// Runs `episodes` episodes over the servers in lock-step: one batched
-/// policy call per step for all running episodes.
-struct RolloutResult {
-  std::vector<Trajectory> trajectories;
-  double inferenceSeconds = 0, environmentSeconds = 0, compileSeconds = 0;
-};
-
-Result<RolloutResult> rollout(std::vector<EnvServer> &servers,
-                              LinalgPolicy &policy,
-                              const std::vector<std::string> &programs,
-                              int episodes, std::mt19937_64 &rng, bool greedy,
-                              bool sequential) {
-  RolloutResult result;
-  struct Slot {
-    bool active = false;
-    Observation obs;
-    Trajectory trajectory;
-  };
-  std::vector<Slot> slots(servers.size());
-  int started = 0;
-  auto start = [&](size_t s) -> Status {
-    const std::string &program = sequential
-                                     ? programs[started % programs.size()]
-                                     : programs[rng() % programs.size()];
-    ++started;
-    auto t0 = Clock::now();
-    servers[s].sendReset({program}, rng());
-    auto obs = servers[s].receiveReset();
-    result.environmentSeconds += secondsSince(t0);
-    if (!obs)
-      return obs.error();
-    slots[s] = Slot{true, std::move(*obs), Trajectory{}};
-    slots[s].trajectory.program = program;
-    return Status::success();
-  };
-  for (size_t s = 0; s < servers.size() && started < episodes; ++s)
-    if (Status st = start(s); !st)
-      return st.error();
-
-  while (true) {
-    std::vector<size_t> running;
-    for (size_t s = 0; s < slots.size(); ++s)
-      if (slots[s].active)
-        running.push_back(s);
-    if (running.empty())
-      break;
-    std::vector<const std::vector<float> *> obsRows;
-    std::vector<std::vector<uint8_t>> masks;
-    for (size_t s : running) {
-      obsRows.push_back(&slots[s].obs.features);
-      masks.push_back(flatMask(slots[s].obs));
-    }
-    std::vector<const std::vector<uint8_t> *> maskRows;
-    for (const auto &m : masks)
-      maskRows.push_back(&m);
-    auto t0 = Clock::now();
-    LinalgPolicy::Output out =
-        policy.act(stackFloats(obsRows), stackBytes(maskRows), greedy);
-    result.inferenceSeconds += secondsSince(t0);
-
-    t0 = Clock::now();
-    for (size_t i = 0; i < running.size(); ++i) {
-      torch::Tensor row = out.actions[i].contiguous();
-      std::vector<int64_t> action(row.data_ptr<int64_t>(),
-                                  row.data_ptr<int64_t>() + row.numel());
-      Trajectory &t = slots[running[i]].trajectory;
-      t.observations.push_back(slots[running[i]].obs.features);
-      t.masks.push_back(masks[i]);
-      t.actions.push_back(action);
-      t.logProbs.push_back(out.logProb[i].item<float>());
-      t.values.push_back(out.value[i].item<float>());
-      servers[running[i]].sendStep({action});
-    }
-    for (size_t i = 0; i < running.size(); ++i) {
-      Slot &slot = slots[running[i]];
-      auto step = servers[running[i]].receiveStep();
-      if (!step)
-        return step.error();
-      slot.trajectory.rewards.push_back(step->reward);
-      slot.obs = std::move(step->obs);
-      if (step->info.contains("measurement"))
-        result.compileSeconds +=
-            step->info["measurement"].value("compile_ms", 0.0) / 1000;
-      if (!step->terminated && !step->truncated)
-        continue;
-      Trajectory &t = slot.trajectory;
-      t.failed = step->info.contains("error");
-      t.schedule = step->info.value("schedule", "");
-      if (!t.failed && step->info.contains("measurement"))
-        t.speedup = step->info["measurement"].value("speedup", 0.0);
-      result.trajectories.push_back(std::move(t));
-      slot.active = false;
-      if (started < episodes)
-        if (Status st = start(running[i]); !st)
-          return st.error();
-    }
-    result.environmentSeconds += secondsSince(t0);
-  }
-  return result;
-}
-
 double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
   double logSum = 0;
   int n = 0;
@@ -154,6 +44,33 @@ double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
   return n ? std::exp(logSum / n) : 0;
 }
 
+/// A rollout rank of a distributed run: environment processes first (they
+/// fork before LibTorch starts threads), then the policy the learner's
+/// weights are loaded into before every batch.
+Status serveRolloutRank(const PpoConfig &config, Cluster &cluster) {
+  std::vector<EnvServer> servers;
+  for (int w = 0; w < config.workers; ++w) {
+    linalg::EnvConfig envConfig = config.env;
+    auto server = EnvServer::spawn([envConfig] {
+      return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
+    });
+    if (!server)
+      return server.error();
+    servers.push_back(std::move(*server));
+  }
+  keepFreedHeapMemory();
+  LinalgPolicy policy(linalg::LinalgEnv(config.env).actionLayout(),
+                      config.policy);
+  Status served =
+      serveRollouts(cluster, servers, policy, config.rankTimeoutSeconds);
+  for (EnvServer &server : servers)
+    server.close();
+  if (!served)
+    return makeError("rollout rank " + std::to_string(cluster.rank()) + ": " +
+                     served.error().message);
+  return served;
+}
+
 } // namespace
 
 Status
@@ -161,6 +78,15 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
          const std::function<void(const IterationMetrics &)> &onIteration) {
   if (options.trainPrograms.empty())
     return makeError("no training programs");
+  Cluster &cluster = Cluster::get();
+  if (!cluster.learner())
+    return serveRolloutRank(config, cluster);
+  // However the learner ends, the rollout ranks are told to stop.
+  struct StopRanks {
+    Cluster &cluster;
+    ~StopRanks() { stopRolloutRanks(cluster); }
+  } stopRanks{cluster};
+
   RunSettings settings;
   settings.config = config.toJson();
   settings.iterations = config.iterations;
@@ -174,9 +100,12 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   TrainingRun &run = **opened;
 
   // Environment processes first: they fork before LibTorch starts threads.
+  // Under mpirun the rollout ranks hold them and the learner none.
   linalg::ActionLayout layout = linalg::LinalgEnv(config.env).actionLayout();
   std::vector<EnvServer> servers;
-  for (int w = 0; w < config.workers; ++w) {
+  int serverCount =
+      cluster.learner() && cluster.distributed() ? 0 : config.workers;
+  for (int w = 0; w < serverCount; ++w) {
     linalg::EnvConfig envConfig = config.env;
     auto server = EnvServer::spawn([envConfig] {
       return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
@@ -284,6 +213,22 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       options.onImitation(report);
   }
 
+  // Episodes from this process's servers, or from the rollout ranks: the
+  // learner then draws the programs and the ranks roll them out.
+  auto collect = [&](const std::vector<std::string> &programs, int episodes,
+                     std::mt19937_64 &rng, bool greedy,
+                     bool sequential) -> Result<RolloutResult> {
+    if (!cluster.distributed())
+      return rollout(servers, policy, programs, episodes, rng, greedy,
+                     sequential);
+    std::vector<std::string> chosen;
+    for (int e = 0; e < episodes; ++e)
+      chosen.push_back(sequential ? programs[e % programs.size()]
+                                  : programs[rng() % programs.size()]);
+    return rolloutOnRanks(cluster, policy, chosen, rng(), greedy,
+                          config.rankTimeoutSeconds);
+  };
+
   for (int iteration = run.firstIteration(); iteration <= config.iterations;
        ++iteration) {
     // Stopped after cloning: checkpoint 0 is saved, --resume starts here.
@@ -295,10 +240,16 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     std::mt19937_64 rng(config.seed * 1000003 + iteration);
     torch::manual_seed(config.seed * 1000003 + iteration);
 
-    auto rolled = rollout(servers, policy, options.trainPrograms,
-                          config.programsPerIteration, rng, false, false);
-    if (!rolled)
+    auto rolled = collect(options.trainPrograms, config.programsPerIteration,
+                          rng, false, false);
+    if (!rolled) {
+      // A lost rank ends the run; the checkpoint lets --resume go on.
+      if (cluster.distributed() && saveCheckpoint(iteration - 1))
+        return makeError(rolled.error().message + "; checkpoint of iteration " +
+                         std::to_string(iteration - 1) +
+                         " saved, --resume continues");
       return rolled.error();
+    }
     std::vector<Trajectory> &trajectories = rolled->trajectories;
     m.inferenceSeconds = rolled->inferenceSeconds;
     m.environmentSeconds = rolled->environmentSeconds;
@@ -413,7 +364,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
           std::min<int>(config.evalPrograms, options.validationPrograms.size());
       std::vector<std::string> programs(options.validationPrograms.begin(),
                                         options.validationPrograms.begin() + n);
-      auto evaluated = rollout(servers, policy, programs, n, rng, true, true);
+      auto evaluated = collect(programs, n, rng, true, true);
       if (!evaluated)
         return evaluated.error();
       m.validationGeomean = geomeanSpeedup(evaluated->trajectories);

@@ -19,6 +19,7 @@ template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
   visit("iterations", c.iterations);
   visit("workers", c.workers);
   visit("checkpoint_every", c.checkpointEvery);
+  visit("rank_timeout_seconds", c.rankTimeoutSeconds);
   visit("eval_every", c.evalEvery);
   visit("eval_programs", c.evalPrograms);
   visit("seed", c.seed);
@@ -53,6 +54,7 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
       {c.iterations >= 1, "iterations must be at least 1"},
       {c.workers >= 1 && c.workers <= 64, "workers must be in 1..64"},
       {c.checkpointEvery >= 1, "checkpoint_every must be at least 1"},
+      {c.rankTimeoutSeconds > 0, "rank_timeout_seconds must be positive"},
       {c.evalEvery >= 0, "eval_every must not be negative"},
       {c.evalPrograms >= 0, "eval_programs must not be negative"},
       {c.imitationEpochs >= 0, "imitation_epochs must not be negative"},

@@ -28,8 +28,11 @@ struct PpoConfig {
   int iterations = 100;
   int workers = 2;         ///< environment processes (default: cores)
   int checkpointEvery = 1; ///< iterations between checkpoints
-  int evalEvery = 5;       ///< iterations between validation runs; 0 = never
-  int evalPrograms = 8;    ///< validation programs per evaluation
+  /// A distributed run (mpirun) stops, with a checkpoint, when a rank
+  /// sends nothing for this long.
+  double rankTimeoutSeconds = 3600;
+  int evalEvery = 5;    ///< iterations between validation runs; 0 = never
+  int evalPrograms = 8; ///< validation programs per evaluation
   uint64_t seed = 0;
   /// Epochs of behaviour cloning from the heuristic's schedules of the
   /// training programs before the first iteration; 0 = none (the paper).
