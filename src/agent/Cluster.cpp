@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <memory>
 #include <thread>
+#include <vector>
 
 namespace rlopt::agent {
 
@@ -61,16 +63,38 @@ Cluster::~Cluster() {
   }
 }
 
-Status Cluster::send(int to, Tag tag, const std::string &bytes) {
+Status Cluster::send(int to, Tag tag, const std::string &bytes,
+                     double timeoutSeconds) {
   if (bytes.size() > static_cast<size_t>(INT32_MAX))
     return makeError("message to rank " + std::to_string(to) +
                      " is over 2 GiB");
-  int rc = MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, to,
-                    tag, MPI_COMM_WORLD);
-  if (rc != MPI_SUCCESS)
-    return makeError("cannot send to rank " + std::to_string(to) +
-                     " (MPI error " + std::to_string(rc) + ")");
-  return Status::success();
+  // Large messages wait for the receiver to take them, so a send to a rank
+  // that hangs would hang too: it is started, then polled to a deadline.
+  auto buffer = std::make_unique<std::string>(bytes);
+  MPI_Request request;
+  if (MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_BYTE, to,
+                tag, MPI_COMM_WORLD, &request) != MPI_SUCCESS)
+    return makeError("cannot send to rank " + std::to_string(to));
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(timeoutSeconds);
+  auto pause = std::chrono::microseconds(50);
+  while (true) {
+    int done = 0;
+    if (MPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      return makeError("cannot send to rank " + std::to_string(to));
+    if (done)
+      return Status::success();
+    if (std::chrono::steady_clock::now() > deadline)
+      break;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(10000));
+  }
+  // MPI may still read the buffer: it stays allocated until the process
+  // ends, which a lost rank brings about soon (finish aborts the run).
+  static std::vector<std::unique_ptr<std::string>> unsent;
+  unsent.push_back(std::move(buffer));
+  return makeError("rank " + std::to_string(to) + " took nothing in " +
+                   std::to_string(static_cast<long>(timeoutSeconds)) + " s");
 }
 
 Result<std::string> Cluster::receive(int from, Tag tag, double timeoutSeconds) {

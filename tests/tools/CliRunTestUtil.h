@@ -73,9 +73,12 @@ inline size_t countLines(const fs::path &path) {
 /// when destroyed.
 class RloptProcess {
 public:
-  RloptProcess(const std::vector<std::string> &args, const fs::path &dir)
+  /// `launcher` goes in front of rlopt, e.g. {"mpirun", "-np", "3"}.
+  RloptProcess(const std::vector<std::string> &args, const fs::path &dir,
+               const std::vector<std::string> &launcher = {})
       : outPath(dir / "process.stdout"), errPath(dir / "process.stderr") {
-    std::vector<std::string> argv = {RLOPT_BINARY};
+    std::vector<std::string> argv = launcher;
+    argv.push_back(RLOPT_BINARY);
     argv.insert(argv.end(), args.begin(), args.end());
     pid = ::fork();
     if (pid == 0) {
@@ -156,6 +159,7 @@ public:
     return false;
   }
 
+  pid_t processId() const { return pid; }
   std::string err() const { return readFile(errPath); }
   std::string out() const { return readFile(outPath); }
 

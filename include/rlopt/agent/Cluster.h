@@ -25,7 +25,9 @@ public:
   bool learner() const { return myRank == 0; }
   bool distributed() const { return worldSize > 1; }
 
-  Status send(int to, Tag tag, const std::string &bytes);
+  /// Sends `bytes`; an Error naming the rank when it takes nothing within
+  /// `timeoutSeconds`.
+  Status send(int to, Tag tag, const std::string &bytes, double timeoutSeconds);
   /// The next message from rank `from` with `tag`; an Error naming the rank
   /// when none arrives within `timeoutSeconds`, so a rank that hangs stops
   /// the run instead of stalling it.

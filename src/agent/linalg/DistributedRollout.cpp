@@ -58,9 +58,10 @@ Result<RolloutResult> rolloutOnRanks(Cluster &cluster, LinalgPolicy &policy,
     work["seed"] = seed * 1000003 + r;
     std::vector<uint8_t> bytes = nlohmann::json::to_msgpack(work);
     if (Status s = cluster.send(r, Cluster::Work,
-                                std::string(bytes.begin(), bytes.end()));
+                                std::string(bytes.begin(), bytes.end()),
+                                timeoutSeconds);
         !s)
-      return s.error();
+      return makeError("rollout " + s.error().message);
     begin = end;
   }
 
@@ -100,7 +101,7 @@ void stopRolloutRanks(Cluster &cluster) {
   std::vector<uint8_t> bytes = nlohmann::json::to_msgpack({{"stop", true}});
   for (int r = 1; r < cluster.size(); ++r)
     (void)cluster.send(r, Cluster::Work,
-                       std::string(bytes.begin(), bytes.end()));
+                       std::string(bytes.begin(), bytes.end()), 10);
 }
 
 Status serveRollouts(Cluster &cluster, std::vector<EnvServer> &servers,
@@ -149,9 +150,10 @@ Status serveRollouts(Cluster &cluster, std::vector<EnvServer> &servers,
     }
     std::vector<uint8_t> bytes = nlohmann::json::to_msgpack(answer);
     if (Status s = cluster.send(0, Cluster::Episodes,
-                                std::string(bytes.begin(), bytes.end()));
+                                std::string(bytes.begin(), bytes.end()),
+                                timeoutSeconds);
         !s)
-      return s;
+      return makeError("the learner (" + s.error().message + ")");
   }
 }
 
