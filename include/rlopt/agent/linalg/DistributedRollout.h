@@ -2,6 +2,7 @@
 #define RLOPT_AGENT_LINALG_DISTRIBUTEDROLLOUT_H
 
 #include "rlopt/agent/Cluster.h"
+#include "rlopt/agent/RankExchange.h"
 #include "rlopt/agent/linalg/Rollout.h"
 
 namespace rlopt::agent {
@@ -16,9 +17,6 @@ Result<RolloutResult> rolloutOnRanks(Cluster &cluster, LinalgPolicy &policy,
                                      const std::vector<std::string> &programs,
                                      uint64_t seed, bool greedy,
                                      double timeoutSeconds);
-
-/// Tells every rollout rank that the run is over.
-void stopRolloutRanks(Cluster &cluster);
 
 /// A rollout rank's life: receive a share and the weights, roll it out on
 /// `servers`, send the trajectories back; until the learner says stop.
