@@ -168,4 +168,36 @@ TEST_F(MpiTrainCliTest, ARankThatHangsStopsTheRunWithACheckpoint) {
   EXPECT_EQ(metricIterations(run), expected);
 }
 
+TEST_F(MpiTrainCliTest, PassOrderingPpoTrainsOnThreeRanks) {
+  std::string config = (scratch / "ppo.json").string();
+  writeFile(config, R"({"algorithm": "ppo", "steps_per_iteration": 32,
+                        "minibatch_size": 16, "iterations": 2})");
+  RunResult trained =
+      mpirun({"passes", "train", "--agent", "ppo", "--config", config, "--out",
+              run.string(), "--episode-length", "4"});
+  ASSERT_EQ(trained.exitCode, 0) << trained.err;
+  EXPECT_NE(trained.err.find("; 2 rollout ranks"), std::string::npos)
+      << trained.err;
+  std::vector<nlohmann::json> metrics = readJsonLines(run / "metrics.jsonl");
+  ASSERT_EQ(metrics.size(), 2u);
+  std::map<int, int> episodes = episodesPerIteration(run);
+  for (const nlohmann::json &m : metrics) {
+    // Each rank fills its share, 16 steps, with whole 4-step episodes.
+    EXPECT_EQ(m.value("steps", 0), 32) << m.dump();
+    EXPECT_EQ(m.value("episodes", 0), 8) << m.dump();
+    EXPECT_EQ(episodes[m.value("iteration", 0)], 8);
+  }
+  EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
+}
+
+TEST_F(MpiTrainCliTest, OnlyPpoTrainsOnSeveralRanks) {
+  RunResult refused = mpirun({"graph", "train", "--agent", "dqn", "--out",
+                              run.string(), "--iterations", "1"});
+  EXPECT_NE(refused.exitCode, 0);
+  EXPECT_NE(refused.err.find("under mpirun only ppo trains on several "
+                             "ranks; dqn trains in one process"),
+            std::string::npos)
+      << refused.err;
+}
+
 } // namespace

@@ -1,6 +1,7 @@
 // What `rlopt passes train` and `rlopt graph train` share.
 #include "DiscreteTrain.h"
 
+#include "rlopt/agent/Cluster.h"
 #include "rlopt/core/Json.h"
 
 #include <atomic>
@@ -56,8 +57,11 @@ int trainDiscreteAgent(const std::string &command, const Args &args,
                        const std::string &headline) {
   std::string runDir = args.get("out");
   bool resume = args.has("resume");
-  if (int code = createRunDirectory(runDir, envWriteFailure))
-    return code;
+  // Under mpirun only the learner (rank 0) speaks and writes the run.
+  agent::Cluster &cluster = agent::Cluster::get();
+  if (cluster.learner())
+    if (int code = createRunDirectory(runDir, envWriteFailure))
+      return cluster.finish(code);
   std::vector<BenchmarkRef> benchmarks;
   for (const auto &uri : uris)
     benchmarks.push_back({uri});
@@ -67,12 +71,17 @@ int trainDiscreteAgent(const std::string &command, const Args &args,
   options.env = envJson;
   options.resume = resume;
   options.stopRequested = &stopRequested;
-  options.showProgress = true;
-  std::fprintf(stderr, "%s\n", headline.c_str());
+  options.showProgress = cluster.learner();
+  std::string ranks =
+      cluster.distributed() ? "; " + cluster.rolloutRanksText() : "";
+  if (cluster.learner())
+    std::fprintf(stderr, "%s%s\n", headline.c_str(), ranks.c_str());
   Status trained =
       agent::discrete::train(config, env, benchmarks, runDir, options);
   if (!trained)
-    return fail(trained.error().message, ExitFailure);
+    return cluster.finish(fail(trained.error().message, ExitFailure));
+  if (!cluster.learner())
+    return ExitOk;
   std::fprintf(stderr, "%s: %s; policy in %s/policy.pt\n", command.c_str(),
                stopRequested ? "stopped; checkpoint saved (--resume continues)"
                              : "done",

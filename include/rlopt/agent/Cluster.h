@@ -24,6 +24,11 @@ public:
   int size() const { return worldSize; }
   bool learner() const { return myRank == 0; }
   bool distributed() const { return worldSize > 1; }
+  /// "2 rollout ranks", "1 rollout rank".
+  std::string rolloutRanksText() const {
+    int n = worldSize - 1;
+    return std::to_string(n) + (n == 1 ? " rollout rank" : " rollout ranks");
+  }
 
   /// Sends `bytes`; an Error naming the rank when it takes nothing within
   /// `timeoutSeconds`.

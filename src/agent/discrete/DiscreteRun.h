@@ -76,10 +76,11 @@ public:
 
   /// Writes policy.pt: `net` scores every action.
   Status savePolicy(Mlp net);
+  /// Checkpoints now, e.g. before a distributed run stops on a lost rank.
+  Status saveCheckpoint(int iteration, const StateWriter &writeState);
 
 private:
   DiscreteRun() = default;
-  Status saveCheckpoint(int iteration, const StateWriter &writeState);
 
   std::unique_ptr<TrainingRun> run;
   RunSettings settings;

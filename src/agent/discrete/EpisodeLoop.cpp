@@ -1,5 +1,6 @@
 #include "EpisodeLoop.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -95,38 +96,46 @@ Result<LoopStep> EpisodeLoop::step(int64_t action) {
   if (!step.ended)
     return step;
 
-  ++episodes;
-  bool failed = result.info.contains("error");
-  failures += failed;
   nlohmann::json record = {{"program", current->uri},
                            {"actions", episodeActions},
                            {"return", episodeReturn},
-                           {"failed", failed}};
-  returnSum += episodeReturn;
-  bestReturn =
-      episodes == 1 ? episodeReturn : std::max(bestReturn, episodeReturn);
+                           {"failed", result.info.contains("error")}};
   auto speedup = result.info.find("speedup");
   if (speedup != result.info.end() && speedup->is_number() &&
-      speedup->get<double>() > 0) {
-    logSpeedupSum += std::log(speedup->get<double>());
-    ++speedups;
+      speedup->get<double>() > 0)
     record["speedup"] = *speedup;
-  }
   finished.push_back(std::move(record));
   return step;
 }
 
-std::vector<nlohmann::json> EpisodeLoop::reportInto(IterationMetrics &metrics) {
-  metrics.episodes = episodes;
-  metrics.failures = failures;
-  metrics.steps = steps;
-  metrics.meanReward = episodes ? returnSum / episodes : 0;
-  metrics.bestReturn = bestReturn;
+void summarizeEpisodes(const std::vector<nlohmann::json> &records,
+                       IterationMetrics &metrics) {
+  metrics.episodes = records.size();
+  metrics.failures = 0;
+  double returnSum = 0, logSpeedupSum = 0;
+  int speedups = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const nlohmann::json &record = records[i];
+    double episodeReturn = record.value("return", 0.0);
+    returnSum += episodeReturn;
+    metrics.bestReturn =
+        i == 0 ? episodeReturn : std::max(metrics.bestReturn, episodeReturn);
+    metrics.failures += record.value("failed", false);
+    if (record.contains("speedup")) {
+      logSpeedupSum += std::log(record["speedup"].get<double>());
+      ++speedups;
+    }
+  }
+  metrics.meanReward = records.empty() ? 0 : returnSum / records.size();
   metrics.geomeanSpeedup = speedups ? std::exp(logSpeedupSum / speedups) : -1;
+}
+
+std::vector<nlohmann::json> EpisodeLoop::reportInto(IterationMetrics &metrics) {
+  summarizeEpisodes(finished, metrics);
+  metrics.steps = steps;
   metrics.environmentSeconds = environmentSeconds;
-  episodes = failures = speedups = 0;
   steps = 0;
-  returnSum = bestReturn = logSpeedupSum = environmentSeconds = 0;
+  environmentSeconds = 0;
   return std::exchange(finished, {});
 }
 

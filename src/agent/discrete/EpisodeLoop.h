@@ -27,6 +27,11 @@ struct LoopStep {
   AgentState next;
 };
 
+/// The episode statistics of `metrics` (count, failures, mean and best
+/// return, geomean speedup) from episodes.jsonl records.
+void summarizeEpisodes(const std::vector<nlohmann::json> &records,
+                       IterationMetrics &metrics);
+
 class EpisodeLoop {
 public:
   EpisodeLoop(Env &env, std::vector<BenchmarkRef> benchmarks,
@@ -56,10 +61,7 @@ private:
   std::vector<int64_t> episodeActions;
   std::vector<nlohmann::json> finished;
 
-  int episodes = 0, failures = 0;
   int64_t steps = 0;
-  double returnSum = 0, bestReturn = 0, logSpeedupSum = 0;
-  int speedups = 0;
   double environmentSeconds = 0;
 };
 

@@ -7,6 +7,9 @@
 #include "DiscreteRun.h"
 #include "EpisodeLoop.h"
 
+#include "rlopt/agent/RankExchange.h"
+#include "rlopt/agent/TensorBytes.h"
+
 namespace rlopt::agent::discrete {
 
 namespace {
@@ -24,7 +27,109 @@ struct Rollout {
   /// estimate where it was truncated.
   std::vector<float> bootstrap;
   int64_t size() const { return actions.size(); }
+
+  nlohmann::json toJson() const {
+    return {{"features", features},  {"allowed", allowed},
+            {"actions", actions},    {"log_probs", logProbs},
+            {"values", values},      {"rewards", rewards},
+            {"ended", episodeEnded}, {"bootstrap", bootstrap}};
+  }
+  /// Appends a rollout rank's batch (whole episodes) to this one.
+  void append(const nlohmann::json &json) {
+    auto extend = [&](auto &to, const char *key) {
+      auto from = json.at(key).get<std::decay_t<decltype(to)>>();
+      to.insert(to.end(), from.begin(), from.end());
+    };
+    extend(features, "features");
+    extend(allowed, "allowed");
+    extend(actions, "actions");
+    extend(logProbs, "log_probs");
+    extend(values, "values");
+    extend(rewards, "rewards");
+    extend(episodeEnded, "ended");
+    extend(bootstrap, "bootstrap");
+  }
 };
+
+/// Runs the policy for whole episodes until the batch holds `steps` steps.
+Result<Rollout> collectEpisodes(EpisodeLoop &loop, Mlp &actor, Mlp &critic,
+                                const DiscreteShape &shape, int64_t steps,
+                                std::mt19937_64 &rng) {
+  int64_t featureCount = shape.observationSize;
+  int64_t actionCount = shape.actionCount;
+  Rollout batch;
+  while (batch.size() < steps) {
+    auto state = loop.reset(rng);
+    if (!state)
+      return state.error();
+    for (bool ended = false; !ended;) {
+      torch::NoGradGuard noGrad;
+      torch::Tensor features = floatRows(state->features, featureCount);
+      MaskedCategorical policy(actor(features),
+                               byteRows(state->allowed, actionCount));
+      torch::Tensor action = policy.sample();
+      auto step = loop.step(action.item<int64_t>());
+      if (!step)
+        return step.error();
+      ended = step->ended;
+      batch.features.insert(batch.features.end(), state->features.begin(),
+                            state->features.end());
+      batch.allowed.insert(batch.allowed.end(), state->allowed.begin(),
+                           state->allowed.end());
+      batch.actions.push_back(action.item<int64_t>());
+      batch.logProbs.push_back(policy.logProb(action).item<float>());
+      batch.values.push_back(critic(features).item<float>());
+      batch.rewards.push_back(step->reward);
+      batch.episodeEnded.push_back(ended);
+      batch.bootstrap.push_back(
+          ended && !step->terminated
+              ? critic(floatRows(step->next.features, featureCount))
+                    .item<float>()
+              : 0.0f);
+      state = std::move(step->next);
+    }
+  }
+  return batch;
+}
+
+std::vector<torch::Tensor> weightsOf(Mlp &actor, Mlp &critic) {
+  std::vector<torch::Tensor> weights = actor->parameters();
+  for (const torch::Tensor &p : critic->parameters())
+    weights.push_back(p);
+  return weights;
+}
+
+/// A rollout rank of a distributed run: its share of every batch, with the
+/// learner's weights, until the learner says stop.
+Status serveRolloutRank(const PpoConfig &config, Env &env,
+                        const std::vector<BenchmarkRef> &benchmarks,
+                        const DiscreteShape &shape, Cluster &cluster) {
+  torch::manual_seed(config.seed);
+  Mlp actor(shape.observationSize, shape.actionCount, config.network, 0.01);
+  Mlp critic(shape.observationSize, 1, config.network, 1.0);
+  EpisodeLoop loop(env, benchmarks, shape, config.maxEpisodeSteps);
+  auto answer = [&](const nlohmann::json &share) -> Result<nlohmann::json> {
+    if (Status s = loadTensorBytes(weightsOf(actor, critic),
+                                   share.at("weights").get_binary());
+        !s)
+      return s.error();
+    uint64_t seed = share.at("seed").get<uint64_t>();
+    std::mt19937_64 rng(seed);
+    torch::manual_seed(seed);
+    auto batch = collectEpisodes(loop, actor, critic, shape,
+                                 share.at("steps").get<int64_t>(), rng);
+    if (!batch)
+      return batch.error();
+    IterationMetrics metrics;
+    return nlohmann::json{{"batch", batch->toJson()},
+                          {"episodes", loop.reportInto(metrics)}};
+  };
+  Status served = serveShares(cluster, answer, config.rankTimeoutSeconds);
+  if (!served)
+    return makeError("rollout rank " + std::to_string(cluster.rank()) + ": " +
+                     served.error().message);
+  return served;
+}
 
 } // namespace
 
@@ -36,6 +141,14 @@ Status trainPpo(const PpoConfig &config, Env &env,
     return shape.error();
   if (benchmarks.empty())
     return makeError("no benchmarks to train on");
+  Cluster &cluster = Cluster::get();
+  if (!cluster.learner())
+    return serveRolloutRank(config, env, benchmarks, *shape, cluster);
+  // However the learner ends, the rollout ranks are told to stop.
+  struct StopRanks {
+    Cluster &cluster;
+    ~StopRanks() { stopRolloutRanks(cluster); }
+  } stopRanks{cluster};
   auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
                                   *shape, options);
   if (!opened)
@@ -75,40 +188,47 @@ Status trainPpo(const PpoConfig &config, Env &env,
     IterationMetrics metrics;
     metrics.iteration = iteration;
 
-    // 1. Run the policy for whole episodes until the batch is full.
+    // 1. Run the policy for whole episodes until the batch is full: here,
+    // or under mpirun on the rollout ranks, each a share of the steps.
     Rollout batch;
-    while (batch.size() < config.stepsPerIteration) {
-      auto state = loop.reset(rng);
-      if (!state)
-        return state.error();
-      for (bool ended = false; !ended;) {
-        torch::NoGradGuard noGrad;
-        torch::Tensor features = floatRows(state->features, featureCount);
-        MaskedCategorical policy(actor(features),
-                                 byteRows(state->allowed, actionCount));
-        torch::Tensor action = policy.sample();
-        auto step = loop.step(action.item<int64_t>());
-        if (!step)
-          return step.error();
-        ended = step->ended;
-        batch.features.insert(batch.features.end(), state->features.begin(),
-                              state->features.end());
-        batch.allowed.insert(batch.allowed.end(), state->allowed.begin(),
-                             state->allowed.end());
-        batch.actions.push_back(action.item<int64_t>());
-        batch.logProbs.push_back(policy.logProb(action).item<float>());
-        batch.values.push_back(critic(features).item<float>());
-        batch.rewards.push_back(step->reward);
-        batch.episodeEnded.push_back(ended);
-        batch.bootstrap.push_back(
-            ended && !step->terminated
-                ? critic(floatRows(step->next.features, featureCount))
-                      .item<float>()
-                : 0.0f);
-        state = std::move(step->next);
+    std::vector<nlohmann::json> episodes;
+    if (!cluster.distributed()) {
+      auto collected = collectEpisodes(loop, actor, critic, *shape,
+                                       config.stepsPerIteration, rng);
+      if (!collected)
+        return collected.error();
+      batch = std::move(*collected);
+      episodes = loop.reportInto(metrics);
+    } else {
+      auto start = Clock::now();
+      int ranks = cluster.size() - 1;
+      nlohmann::json weights =
+          nlohmann::json::binary(tensorBytes(weightsOf(actor, critic)));
+      std::vector<nlohmann::json> shares;
+      for (int r = 1; r <= ranks; ++r)
+        shares.push_back(
+            {{"steps", (config.stepsPerIteration + ranks - 1) / ranks},
+             {"seed", rng()},
+             {"weights", weights}});
+      auto answers = shareWork(cluster, shares, config.rankTimeoutSeconds);
+      if (!answers) {
+        // A lost rank ends the run; the checkpoint lets --resume go on.
+        if (run.saveCheckpoint(iteration - 1, writeState))
+          return makeError(
+              answers.error().message + "; checkpoint of iteration " +
+              std::to_string(iteration - 1) + " saved, --resume continues");
+        return answers.error();
       }
+      for (const nlohmann::json &answer : *answers) {
+        batch.append(answer.at("batch"));
+        for (const nlohmann::json &episode : answer.at("episodes"))
+          episodes.push_back(episode);
+      }
+      summarizeEpisodes(episodes, metrics);
+      metrics.steps = batch.size();
+      metrics.environmentSeconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
     }
-    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
     auto learnStart = Clock::now();
 
     // 2. Advantages by GAE(γ, λ), backwards through each episode.

@@ -21,6 +21,7 @@ template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
   visit("steps_per_iteration", c.stepsPerIteration);
   visit("iterations", c.iterations);
   visit("max_episode_steps", c.maxEpisodeSteps);
+  visit("rank_timeout_seconds", c.rankTimeoutSeconds);
   visit("checkpoint_every", c.checkpointEvery);
   visit("seed", c.seed);
   visit("network", c.network);
@@ -58,6 +59,8 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
       require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
               "not negative"),
       require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
+      require(c.rankTimeoutSeconds > 0, where, "rank_timeout_seconds",
+              "positive"),
   });
   if (!s)
     return s.error();

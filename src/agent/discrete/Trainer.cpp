@@ -1,5 +1,7 @@
 #include "rlopt/agent/discrete/Trainer.h"
 
+#include "rlopt/agent/Cluster.h"
+
 #include "rlopt/core/Json.h"
 
 namespace rlopt::agent::discrete {
@@ -83,6 +85,10 @@ Status train(const AgentConfig &config, Env &env,
       return trainSac(c, env, benchmarks, runDir, options);
     }
   };
+  if (Cluster::get().distributed() &&
+      config.algorithm() != PpoConfig::algorithm)
+    return makeError("under mpirun only ppo trains on several ranks; " +
+                     config.algorithm() + " trains in one process");
   return std::visit(Dispatch{env, benchmarks, runDir, options}, config.config);
 }
 

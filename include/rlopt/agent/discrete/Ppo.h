@@ -29,6 +29,9 @@ struct PpoConfig {
   int stepsPerIteration = 256;
   int iterations = 100;
   int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
+  /// A distributed run (mpirun) stops, with a checkpoint, when a rank
+  /// sends nothing for this long.
+  double rankTimeoutSeconds = 3600;
   int checkpointEvery = 10;
   uint64_t seed = 0;
   NetworkConfig network;
