@@ -67,7 +67,9 @@ class Env(_Base):
         return list(self._native.action_names)
 
     def reset(self, *, seed=None, options=None):
-        if seed is not None:
+        if gymnasium is not None:
+            super().reset(seed=seed)  # seeds np_random as gymnasium does
+        elif seed is not None:
             self._np_random = np.random.default_rng(seed)
         options = dict(options or {})
         benchmark = options.pop("benchmark", None)

@@ -27,11 +27,12 @@ class Space:
         return self.contains(x)
 
 
-def _as_integer_array(x):
-    array = np.asarray(x)
-    if array.dtype.kind not in "iu":
-        return None
-    return array
+def _int8_mask(mask, size, where):
+    mask = np.asarray(mask)
+    if mask.dtype != np.int8 or mask.shape != (size,):
+        raise ValueError(f"{where}: a mask is an int8 array of shape ({size},)"
+                         f", got {mask.dtype} {mask.shape}")
+    return mask
 
 
 class Discrete(Space):
@@ -47,19 +48,20 @@ class Discrete(Space):
     def sample(self, mask=None):
         if mask is None:
             return self.start + self.np_random.integers(self.n)
-        mask = np.asarray(mask)
-        if mask.shape != (self.n,):
-            raise ValueError(f"Discrete.sample: mask must have shape ({self.n},)")
-        allowed = np.flatnonzero(mask)
+        allowed = np.flatnonzero(_int8_mask(mask, self.n, "Discrete.sample"))
         if allowed.size == 0:
             return self.start
         return self.start + np.int64(self.np_random.choice(allowed))
 
     def contains(self, x):
-        array = _as_integer_array(x)
-        if array is None or array.shape != ():
+        if isinstance(x, int):
+            value = np.int64(x)
+        elif (isinstance(x, (np.generic, np.ndarray)) and x.shape == ()
+              and np.issubdtype(x.dtype, np.integer)):
+            value = np.int64(x)
+        else:
             return False
-        return bool(self.start <= array < self.start + self.n)
+        return bool(self.start <= value < self.start + self.n)
 
     def __repr__(self):
         return f"Discrete({self.n})"
@@ -87,16 +89,18 @@ class MultiDiscrete(Space):
                 f"MultiDiscrete.sample: expected {len(self.nvec)} masks")
         values = []
         for head, n in zip(mask, self.nvec):
-            allowed = np.flatnonzero(np.asarray(head)[:n])
+            allowed = np.flatnonzero(
+                _int8_mask(head, n, "MultiDiscrete.sample"))
             values.append(self.np_random.choice(allowed) if allowed.size
                           else 0)
         return np.asarray(values, dtype=self.dtype)
 
     def contains(self, x):
-        array = _as_integer_array(x)
-        if array is None or array.shape != self.shape:
-            return False
-        return bool(((array >= 0) & (array < self.nvec)).all())
+        if isinstance(x, (list, tuple)):
+            x = np.array(x)
+        return bool(isinstance(x, np.ndarray) and x.shape == self.shape
+                    and x.dtype != object and np.all(0 <= x)
+                    and np.all(x < self.nvec))
 
     def __repr__(self):
         return f"MultiDiscrete({self.nvec.tolist()})"
@@ -127,11 +131,13 @@ class Box(Space):
         return np.clip(drawn, low, high).astype(self.dtype)
 
     def contains(self, x):
-        array = np.asarray(x)
-        if array.shape != self.shape or not np.can_cast(array.dtype,
-                                                        self.dtype):
-            return False
-        return bool(((array >= self.low) & (array <= self.high)).all())
+        if not isinstance(x, np.ndarray):
+            try:
+                x = np.asarray(x, dtype=self.dtype)
+            except (ValueError, TypeError):
+                return False
+        return bool(np.can_cast(x.dtype, self.dtype) and x.shape == self.shape
+                    and np.all(x >= self.low) and np.all(x <= self.high))
 
     def __repr__(self):
         return f"Box({self.low.min()}, {self.high.max()}, {self.shape}, " \

@@ -78,8 +78,12 @@ Result<std::string> takeString(nlohmann::json &options, const char *key,
                                const std::string &fallback,
                                const std::string &where) {
   auto it = options.find(key);
-  if (it == options.end() || it->is_null())
+  if (it == options.end())
     return fallback;
+  if (it->is_null()) {
+    options.erase(it);
+    return fallback;
+  }
   if (!it->is_string())
     return makeError(where + ": '" + key + "' must be a string");
   std::string value = it->get<std::string>();

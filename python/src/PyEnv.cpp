@@ -17,12 +17,14 @@ py::array_t<float> toArray(std::vector<float> &&features) {
 
 namespace {
 
-py::array_t<uint8_t> maskArray(std::vector<uint8_t> &&mask) {
+/// int8, the dtype gymnasium's `sample(mask=...)` asks for; the 0/1
+/// bytes are the environment's own.
+py::array_t<int8_t> maskArray(std::vector<uint8_t> &&mask) {
   auto *owned = new std::vector<uint8_t>(std::move(mask));
   py::capsule owner(
       owned, [](void *p) { delete static_cast<std::vector<uint8_t> *>(p); });
-  return py::array_t<uint8_t>({static_cast<py::ssize_t>(owned->size())},
-                              owned->data(), owner);
+  return py::array_t<int8_t>({static_cast<py::ssize_t>(owned->size())},
+                             reinterpret_cast<int8_t *>(owned->data()), owner);
 }
 
 int64_t indexOf(py::handle item) {
@@ -43,9 +45,44 @@ PyEnv::PyEnv(MadeEnv made)
       programs(std::move(made.benchmarks)) {}
 
 PyEnv::PyEnv(EnvKind kind, std::unique_ptr<Env> env,
-             std::vector<std::string> programs, bool running)
+             std::vector<std::string> programs, bool running,
+             std::shared_ptr<std::mutex> family)
     : kind(kind), env(std::move(env)), programs(std::move(programs)),
-      running(running) {}
+      running(running), family(std::move(family)) {}
+
+template <typename Work> auto PyEnv::withoutGil(const char *what, Work &&work) {
+  live();
+  if (busy)
+    throw PyFailure(std::string(id()) + ": " + what +
+                    ": the environment is busy in another thread");
+  busy = true;
+  struct Idle {
+    bool &busy;
+    ~Idle() { busy = false; }
+  } idle{busy};
+  py::gil_scoped_release released;
+  std::lock_guard<std::mutex> turn(*family);
+  return work(*env);
+}
+
+void PyEnv::close() {
+  if (busy)
+    throw PyFailure(std::string(id()) +
+                    ": close: the environment is busy in another thread");
+  env.reset();
+}
+
+void PyEnv::fillDeclaredShape(Observation &obs) const {
+  const Spaces &spaces = live().spaces();
+  if (static_cast<int64_t>(obs.features.size()) != spaces.observation.size())
+    obs.features.assign(spaces.observation.size(), 0.0f);
+  const std::vector<int64_t> &nvec = spaces.action.nvec;
+  if (obs.masks.size() != nvec.size()) {
+    obs.masks.clear();
+    for (int64_t n : nvec)
+      obs.masks.emplace_back(n, 0);
+  }
+}
 
 Env &PyEnv::live() const {
   if (!env)
@@ -102,59 +139,50 @@ py::dict PyEnv::infoOf(const Info &info,
 }
 
 py::tuple PyEnv::reset(const std::string &benchmark, uint64_t seed) {
-  Env &target = live();
   running = false;
-  Result<Observation> started = makeError("");
-  {
-    py::gil_scoped_release released;
-    started = target.tryReset(BenchmarkRef{benchmark}, seed);
-  }
+  Result<Observation> started = withoutGil("reset", [&](Env &target) {
+    return target.tryReset(BenchmarkRef{benchmark}, seed);
+  });
   if (!started)
     throw PyFailure(started.error().message);
   running = true;
+  fillDeclaredShape(*started);
   Info info = {{"benchmark", benchmark}};
   py::dict dict = infoOf(info, started->masks);
   return py::make_tuple(toArray(std::move(started->features)), dict);
 }
 
 py::tuple PyEnv::step(py::handle action) {
-  Env &target = live();
+  live();
   if (!running)
     throw PyFailure(std::string(id()) + ": step outside an episode; call "
                                         "reset");
   Action chosen{actionValues(action)};
-  StepResult result;
-  {
-    py::gil_scoped_release released;
+  StepResult result = withoutGil("step", [&](Env &target) {
     auto start = std::chrono::steady_clock::now();
-    result = target.step(chosen);
+    StepResult stepped = target.step(chosen);
     inStep +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
-  }
+    return stepped;
+  });
   ++steps;
   running = !result.terminated && !result.truncated;
+  fillDeclaredShape(result.obs);
   py::dict info = infoOf(result.info, result.obs.masks);
   return py::make_tuple(toArray(std::move(result.obs.features)), result.reward,
                         result.terminated, result.truncated, info);
 }
 
-PyEnv PyEnv::fork() const {
-  std::unique_ptr<Env> copy;
-  {
-    py::gil_scoped_release released;
-    copy = live().fork();
-  }
-  return PyEnv(kind, std::move(copy), programs, running);
+PyEnv PyEnv::fork() {
+  std::unique_ptr<Env> copy =
+      withoutGil("fork", [](Env &target) { return target.fork(); });
+  return PyEnv(kind, std::move(copy), programs, running, family);
 }
 
 py::dict PyEnv::validate() {
-  Env &target = live();
-  Result<nlohmann::json> report = makeError("");
-  {
-    py::gil_scoped_release released;
-    report = validateEpisode(kind, target);
-  }
+  Result<nlohmann::json> report = withoutGil(
+      "validate", [&](Env &target) { return validateEpisode(kind, target); });
   if (!report)
     throw PyFailure(std::string(id()) + ": " + report.error().message);
   return pyjson::from_json(*report);

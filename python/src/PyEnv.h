@@ -6,6 +6,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 namespace rlopt::python {
@@ -30,8 +32,9 @@ public:
   /// the action space is a ValueError; one the compiler refuses ends the
   /// episode with info["error"].
   py::tuple step(py::handle action);
-  PyEnv fork() const;
-  void close() { env.reset(); }
+  PyEnv fork();
+  /// Refused while another thread is inside a call of this environment.
+  void close();
   bool closed() const { return !env; }
 
   py::dict validate();
@@ -52,8 +55,17 @@ public:
 
 private:
   PyEnv(EnvKind kind, std::unique_ptr<Env> env,
-        std::vector<std::string> programs, bool running);
+        std::vector<std::string> programs, bool running,
+        std::shared_ptr<std::mutex> family);
   Env &live() const;
+  /// Runs `work` with the GIL released, so other Python threads go on while
+  /// the compiler works. Another thread calling into this environment
+  /// meanwhile is refused; an environment and its forks share state (the
+  /// pass runner, the program cache), so their calls take turns.
+  template <typename Work> auto withoutGil(const char *what, Work &&work);
+  /// An observation of the declared shape and masks of the heads' sizes,
+  /// also after a step that failed and observed nothing.
+  void fillDeclaredShape(Observation &obs) const;
   std::vector<int64_t> actionValues(py::handle action) const;
   py::dict infoOf(const Info &info, std::vector<std::vector<uint8_t>> &masks);
 
@@ -61,6 +73,8 @@ private:
   std::unique_ptr<Env> env;
   std::vector<std::string> programs;
   bool running = false;
+  bool busy = false;
+  std::shared_ptr<std::mutex> family = std::make_shared<std::mutex>();
   double inStep = 0;
   int64_t steps = 0;
 };

@@ -1,5 +1,6 @@
 import json
 import subprocess
+import threading
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ def test_reset_gives_an_observation_in_the_space_and_a_mask():
     assert env.observation_space.contains(obs)
     assert info["benchmark"] in env.benchmarks
     assert info["action_mask"].shape == (env.action_space.n,)
-    assert info["action_mask"].dtype == np.uint8
+    assert info["action_mask"].dtype == np.int8, "as gymnasium samples"
     assert 0 < info["action_mask"].sum() <= env.action_space.n
 
 
@@ -42,7 +43,7 @@ def test_train_and_test_splits_do_not_overlap():
 def test_an_episode_matches_the_command_line(rlopt_binary):
     env = rlopt.make("llvm-v0", benchmark=CRC32, reward="IrInstructionCountOz")
     obs, info = env.reset(seed=1)
-    rng = np.random.default_rng(3)
+    env.action_space.seed(3)
     total, actions = 0.0, []
     for _ in range(8):
         action = env.action_space.sample(mask=info["action_mask"])
@@ -161,3 +162,41 @@ def test_observations_are_not_copied():
     obs, info = env.reset(seed=0)
     assert not obs.flags.owndata, "the array wraps the environment's vector"
     assert not info["action_mask"].flags.owndata
+
+
+def test_options_left_as_none_take_their_defaults():
+    env = rlopt.make("llvm-v0", benchmark=None, suite=None)
+    assert env.benchmarks == rlopt.benchmarks("llvm-v0", split="train")
+
+
+def test_a_step_that_fails_still_observes_the_declared_shape():
+    env = rlopt.make("llvm-v0", benchmark=CRC32)
+    _, info = env.reset(seed=0)
+    # Masked at the start of an episode: a pass rlopt disables.
+    disabled = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, _, terminated, _, info = env.step(disabled)
+    assert terminated and "error" in info
+    assert obs.shape == env.observation_space.shape
+    assert info["action_mask"].shape == (env.action_space.n,)
+
+
+def test_an_environment_and_its_fork_step_in_two_threads():
+    env = rlopt.make("llvm-v0", benchmark=CRC32)
+    env.reset(seed=0)
+    fork = env.fork()
+    errors = []
+
+    def run(target):
+        try:
+            for action in (2, 4, 6, 8):
+                target.step(action)
+        except Exception as error:  # reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(e,)) for e in (env, fork)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert env.episode["actions"] == fork.episode["actions"] == [2, 4, 6, 8]
