@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <thread>
@@ -17,12 +18,12 @@ namespace rlopt::agent {
 
 namespace {
 
-/// mpirun (Open MPI, PMIx) and srun set these in every rank's environment.
-bool launchedByMpi() {
-  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"})
-    if (std::getenv(name))
-      return true;
-  return false;
+/// The first of `names` set in the environment, as a number; -1 if none.
+int fromEnvironment(std::initializer_list<const char *> names) {
+  for (const char *name : names)
+    if (const char *value = std::getenv(name))
+      return std::atoi(value);
+  return -1;
 }
 
 } // namespace
@@ -32,20 +33,50 @@ Cluster &Cluster::get() {
   return cluster;
 }
 
+/// The launcher says which rank this is and how many there are (mpirun,
+/// mpiexec, srun), so MPI itself starts only at the first message: after
+/// the environment processes have been forked, as fork after MPI_Init is
+/// unsafe on some interconnects.
 Cluster::Cluster() {
-  if (!launchedByMpi())
+  int rank = fromEnvironment({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"});
+  if (rank < 0)
     return;
+  int size = fromEnvironment(
+      {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"});
+  if (size < 1) {
+    // A launcher that does not say the size: ask MPI now.
+    join();
+    return;
+  }
+  myRank = rank;
+  worldSize = size;
+}
+
+Status Cluster::join() {
+  if (joined)
+    return Status::success();
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
     int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-    joined = true;
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) !=
+        MPI_SUCCESS)
+      return makeError("cannot join the MPI job");
   }
+  joined = true;
   // Errors come back as codes and become rlopt Errors, not aborts.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(MPI_COMM_WORLD, &myRank);
-  MPI_Comm_size(MPI_COMM_WORLD, &worldSize);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (worldSize > 1 && (rank != myRank || size != worldSize))
+    return makeError("MPI says rank " + std::to_string(rank) + " of " +
+                     std::to_string(size) + ", the launcher said " +
+                     std::to_string(myRank) + " of " +
+                     std::to_string(worldSize));
+  myRank = rank;
+  worldSize = size;
+  return Status::success();
 }
 
 int Cluster::finish(int exitCode) {
@@ -65,6 +96,8 @@ Cluster::~Cluster() {
 
 Status Cluster::send(int to, Tag tag, const std::string &bytes,
                      double timeoutSeconds) {
+  if (Status joinedJob = join(); !joinedJob)
+    return joinedJob;
   if (bytes.size() > static_cast<size_t>(INT32_MAX))
     return makeError("message to rank " + std::to_string(to) +
                      " is over 2 GiB");
@@ -98,8 +131,11 @@ Status Cluster::send(int to, Tag tag, const std::string &bytes,
 }
 
 Result<std::string> Cluster::receive(int from, Tag tag, double timeoutSeconds) {
+  if (Status joinedJob = join(); !joinedJob)
+    return joinedJob.error();
+  bool bounded = std::isfinite(timeoutSeconds);
   auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration<double>(timeoutSeconds);
+                  std::chrono::duration<double>(bounded ? timeoutSeconds : 0);
   MPI_Status status;
   // Polled rather than blocking, so that the wait has a deadline; the
   // interval grows to 10 ms, well below any rollout's length.
@@ -110,7 +146,7 @@ Result<std::string> Cluster::receive(int from, Tag tag, double timeoutSeconds) {
       return makeError("cannot reach rank " + std::to_string(from));
     if (ready)
       break;
-    if (std::chrono::steady_clock::now() > deadline)
+    if (bounded && std::chrono::steady_clock::now() > deadline)
       return makeError("rank " + std::to_string(from) + " sent nothing in " +
                        std::to_string(static_cast<long>(timeoutSeconds)) +
                        " s");

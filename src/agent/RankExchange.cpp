@@ -1,5 +1,7 @@
 #include "rlopt/agent/RankExchange.h"
 
+#include <limits>
+
 namespace rlopt::agent {
 
 namespace {
@@ -51,8 +53,11 @@ void stopRolloutRanks(Cluster &cluster) {
 
 Status serveShares(Cluster &cluster, const ShareHandler &answer,
                    double timeoutSeconds) {
-  while (true) {
-    auto received = cluster.receive(0, Cluster::Work, timeoutSeconds);
+  // The first share may come late: the learner may first measure and clone
+  // demonstrations on its own.
+  double wait = std::numeric_limits<double>::infinity();
+  for (;; wait = timeoutSeconds) {
+    auto received = cluster.receive(0, Cluster::Work, wait);
     if (!received)
       return makeError("the learner (" + received.error().message + ")");
     nlohmann::json share = unpack(*received);

@@ -6,6 +6,7 @@
 #include "EnvOptions.h"
 #include "EvalOutput.h"
 
+#include "rlopt/agent/Cluster.h"
 #include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 #include "rlopt/eval/GraphEval.h"
@@ -44,6 +45,11 @@ std::optional<std::string> readGraphEnvOptions(const Args &args,
   // names a roofline; a run records the one it used in its config.
   if (config.usesRoofline() && config.roofline.gflops == 0 &&
       config.roofline.gbps == 0) {
+    // Ranks would each time their own noisy roofline, at once, and only the
+    // learner's would be recorded.
+    if (agent::Cluster::get().distributed())
+      return "under mpirun the roofline rewards need peak_gflops and "
+             "bandwidth_gbps in the env config (rlopt peak measures them)";
     config.roofline.gflops = measure::measureFp32Peak().gflops;
     config.roofline.gbps = measure::measureTriadBandwidth().gbps;
     std::fprintf(stderr,

@@ -16,8 +16,8 @@ public:
   /// Messages between the learner and the rollout ranks.
   enum Tag : int { Work = 1, Episodes = 2 };
 
-  /// The cluster of this process. The first call joins the MPI job when the
-  /// launcher's environment names one; call it before anything forks.
+  /// The cluster of this process, as the launcher's environment describes
+  /// it. MPI starts at the first message.
   static Cluster &get();
 
   int rank() const { return myRank; }
@@ -34,8 +34,8 @@ public:
   /// `timeoutSeconds`.
   Status send(int to, Tag tag, const std::string &bytes, double timeoutSeconds);
   /// The next message from rank `from` with `tag`; an Error naming the rank
-  /// when none arrives within `timeoutSeconds`, so a rank that hangs stops
-  /// the run instead of stalling it.
+  /// when none arrives within `timeoutSeconds` (infinity: no deadline), so
+  /// a rank that hangs stops the run instead of stalling it.
   Result<std::string> receive(int from, Tag tag, double timeoutSeconds);
 
   /// Ends this process's part in the run with `exitCode`, which it
@@ -49,6 +49,7 @@ public:
 
 private:
   Cluster();
+  Status join();
   int myRank = 0, worldSize = 1;
   bool joined = false;
 };

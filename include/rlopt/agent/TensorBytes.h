@@ -9,6 +9,8 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <vector>
 
 namespace rlopt::agent {
@@ -24,22 +26,33 @@ tensorBytes(const std::vector<torch::Tensor> &tensors) {
   return bytes;
 }
 
-/// Copies `bytes` into `tensors`, which must have the sender's shapes.
+/// Copies `bytes` into `tensors`: every tensor filled, every byte used.
 inline Status loadTensorBytes(const std::vector<torch::Tensor> &tensors,
                               const std::vector<uint8_t> &bytes) {
+  size_t needed = 0;
+  for (const torch::Tensor &tensor : tensors)
+    needed += tensor.numel() * sizeof(float);
+  if (needed != bytes.size())
+    return makeError("the learner's weights (" + std::to_string(bytes.size()) +
+                     " bytes) do not fit this rank's network (" +
+                     std::to_string(needed) + " bytes)");
   torch::NoGradGuard noGrad;
   size_t offset = 0;
   for (torch::Tensor tensor : tensors) {
-    size_t size = tensor.numel() * sizeof(float);
-    if (offset + size > bytes.size())
-      break;
     tensor.copy_(torch::from_blob(const_cast<uint8_t *>(bytes.data() + offset),
                                   tensor.sizes(), torch::kFloat));
-    offset += size;
+    offset += tensor.numel() * sizeof(float);
   }
-  if (offset != bytes.size())
-    return makeError("the learner's weights do not fit this rank's network");
   return Status::success();
+}
+
+/// A fingerprint of weights, with which a rollout rank tells the learner
+/// which weights it rolled out with (every rank runs the same binary, so
+/// std::hash agrees).
+inline uint64_t tensorFingerprint(const std::vector<torch::Tensor> &tensors) {
+  std::vector<uint8_t> bytes = tensorBytes(tensors);
+  return std::hash<std::string_view>()(std::string_view(
+      reinterpret_cast<const char *>(bytes.data()), bytes.size()));
 }
 
 } // namespace rlopt::agent

@@ -121,8 +121,10 @@ Status serveRolloutRank(const PpoConfig &config, Env &env,
     if (!batch)
       return batch.error();
     IterationMetrics metrics;
-    return nlohmann::json{{"batch", batch->toJson()},
-                          {"episodes", loop.reportInto(metrics)}};
+    return nlohmann::json{
+        {"batch", batch->toJson()},
+        {"episodes", loop.reportInto(metrics)},
+        {"weights_fingerprint", tensorFingerprint(weightsOf(actor, critic))}};
   };
   Status served = serveShares(cluster, answer, config.rankTimeoutSeconds);
   if (!served)
@@ -219,7 +221,13 @@ Status trainPpo(const PpoConfig &config, Env &env,
               std::to_string(iteration - 1) + " saved, --resume continues");
         return answers.error();
       }
-      for (const nlohmann::json &answer : *answers) {
+      uint64_t fingerprint = tensorFingerprint(weightsOf(actor, critic));
+      for (size_t i = 0; i < answers->size(); ++i) {
+        const nlohmann::json &answer = (*answers)[i];
+        if (answer.value("weights_fingerprint", uint64_t(0)) != fingerprint)
+          return makeError("rollout rank " + std::to_string(i + 1) +
+                           " rolled out with other weights than the "
+                           "learner's");
         batch.append(answer.at("batch"));
         for (const nlohmann::json &episode : answer.at("episodes"))
           episodes.push_back(episode);

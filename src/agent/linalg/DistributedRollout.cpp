@@ -32,8 +32,12 @@ Result<RolloutResult> rolloutOnRanks(Cluster &cluster, LinalgPolicy &policy,
     return answers.error();
 
   RolloutResult result;
+  uint64_t fingerprint = tensorFingerprint(policy.parameters());
   for (size_t i = 0; i < answers->size(); ++i) {
     const nlohmann::json &answer = (*answers)[i];
+    if (answer.value("weights_fingerprint", uint64_t(0)) != fingerprint)
+      return makeError("rollout rank " + std::to_string(i + 1) +
+                       " rolled out with other weights than the learner's");
     for (const auto &json : answer.value("trajectories", nlohmann::json())) {
       auto trajectory = Trajectory::fromJson(json);
       if (!trajectory)
@@ -61,9 +65,11 @@ Status serveRollouts(Cluster &cluster, std::vector<EnvServer> &servers,
                                    share.at("weights").get_binary());
         !s)
       return s.error();
+    uint64_t fingerprint = tensorFingerprint(policy.parameters());
     nlohmann::json trajectories = nlohmann::json::array();
     if (programs.empty())
-      return nlohmann::json{{"trajectories", trajectories}};
+      return nlohmann::json{{"trajectories", trajectories},
+                            {"weights_fingerprint", fingerprint}};
     uint64_t seed = share.at("seed").get<uint64_t>();
     std::mt19937_64 rng(seed);
     torch::manual_seed(seed);
@@ -74,6 +80,7 @@ Status serveRollouts(Cluster &cluster, std::vector<EnvServer> &servers,
     for (const Trajectory &t : rolled->trajectories)
       trajectories.push_back(t.toJson());
     return nlohmann::json{{"trajectories", trajectories},
+                          {"weights_fingerprint", fingerprint},
                           {"inference_s", rolled->inferenceSeconds},
                           {"compile_s", rolled->compileSeconds}};
   };

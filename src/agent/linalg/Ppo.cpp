@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <random>
 
 namespace rlopt::agent {
@@ -236,6 +237,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       break;
     IterationMetrics m;
     m.iteration = iteration;
+    std::optional<Error> lostRank; // during validation, under mpirun
     // Seeded per iteration, so a resumed run continues the same sequence.
     std::mt19937_64 rng(config.seed * 1000003 + iteration);
     torch::manual_seed(config.seed * 1000003 + iteration);
@@ -365,9 +367,12 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       std::vector<std::string> programs(options.validationPrograms.begin(),
                                         options.validationPrograms.begin() + n);
       auto evaluated = collect(programs, n, rng, true, true);
-      if (!evaluated)
+      if (evaluated)
+        m.validationGeomean = geomeanSpeedup(evaluated->trajectories);
+      else if (cluster.distributed())
+        lostRank = evaluated.error(); // the iteration is kept, then it stops
+      else
         return evaluated.error();
-      m.validationGeomean = geomeanSpeedup(evaluated->trajectories);
     }
     std::vector<nlohmann::json> episodes;
     for (const Trajectory &t : trajectories)
@@ -378,6 +383,13 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     auto stopped = run.endIteration(m, episodes, saveCheckpoint);
     if (!stopped)
       return stopped.error();
+    if (lostRank) {
+      if (saveCheckpoint(iteration))
+        return makeError(lostRank->message + "; checkpoint of iteration " +
+                         std::to_string(iteration) +
+                         " saved, --resume continues");
+      return *lostRank;
+    }
     if (*stopped)
       break;
   }
