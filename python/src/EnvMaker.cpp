@@ -61,17 +61,23 @@ Result<std::vector<std::string>> linalgBenchmarks(const std::string &suite,
   return uris;
 }
 
-const char *defaultSuite(EnvKind kind) {
-  switch (kind) {
-  case EnvKind::Linalg:
-    return "ops-small";
-  case EnvKind::Llvm:
-    return "rlopt-v0";
-  case EnvKind::Graph:
-    return "hlo";
-  }
-  return "";
+/// Each environment's id and the suite its episodes draw from by default.
+struct KindNames {
+  EnvKind kind;
+  const char *id, *defaultSuite;
+};
+constexpr KindNames kKinds[] = {{EnvKind::Linalg, "linalg-v0", "ops-small"},
+                                {EnvKind::Llvm, "llvm-v0", "rlopt-v0"},
+                                {EnvKind::Graph, "graph-v0", "hlo"}};
+
+const KindNames &namesOf(EnvKind kind) {
+  for (const KindNames &names : kKinds)
+    if (names.kind == kind)
+      return names;
+  return kKinds[0];
 }
+
+const char *defaultSuite(EnvKind kind) { return namesOf(kind).defaultSuite; }
 
 /// Takes `key` out of `options` as a string; `fallback` when absent.
 Result<std::string> takeString(nlohmann::json &options, const char *key,
@@ -135,24 +141,14 @@ buildEnv(EnvKind kind, const nlohmann::json &config, const std::string &where) {
 
 Result<EnvKind> parseEnvId(const std::string &id) {
   std::string name = id.rfind("rlopt/", 0) == 0 ? id.substr(6) : id;
-  for (EnvKind kind : {EnvKind::Linalg, EnvKind::Llvm, EnvKind::Graph})
-    if (name == envIdOf(kind))
-      return kind;
+  for (const KindNames &names : kKinds)
+    if (name == names.id)
+      return names.kind;
   return makeError("unknown environment '" + id +
                    "': expected linalg-v0, llvm-v0 or graph-v0");
 }
 
-const char *envIdOf(EnvKind kind) {
-  switch (kind) {
-  case EnvKind::Linalg:
-    return "linalg-v0";
-  case EnvKind::Llvm:
-    return "llvm-v0";
-  case EnvKind::Graph:
-    return "graph-v0";
-  }
-  return "";
-}
+const char *envIdOf(EnvKind kind) { return namesOf(kind).id; }
 
 Result<std::vector<std::string>> listBenchmarks(EnvKind kind,
                                                 const std::string &suite,

@@ -45,20 +45,29 @@ double geomeanSpeedup(const std::vector<Trajectory> &trajectories) {
   return n ? std::exp(logSum / n) : 0;
 }
 
-/// A rollout rank of a distributed run: environment processes first (they
-/// fork before LibTorch starts threads), then the policy the learner's
-/// weights are loaded into before every batch.
-Status serveRolloutRank(const PpoConfig &config, Cluster &cluster) {
+/// `count` Linalg environments, each in its own process. Spawn them first:
+/// they fork before LibTorch starts threads.
+Result<std::vector<EnvServer>> spawnServers(const linalg::EnvConfig &config,
+                                            int count) {
   std::vector<EnvServer> servers;
-  for (int w = 0; w < config.workers; ++w) {
-    linalg::EnvConfig envConfig = config.env;
-    auto server = EnvServer::spawn([envConfig] {
-      return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
+  for (int w = 0; w < count; ++w) {
+    auto server = EnvServer::spawn([config] {
+      return std::unique_ptr<Env>(new linalg::LinalgEnv(config));
     });
     if (!server)
       return server.error();
     servers.push_back(std::move(*server));
   }
+  return servers;
+}
+
+/// A rollout rank of a distributed run: its environment processes, then
+/// the policy the learner's weights are loaded into before every batch.
+Status serveRolloutRank(const PpoConfig &config, Cluster &cluster) {
+  auto spawned = spawnServers(config.env, config.workers);
+  if (!spawned)
+    return spawned.error();
+  std::vector<EnvServer> &servers = *spawned;
   keepFreedHeapMemory();
   LinalgPolicy policy(linalg::LinalgEnv(config.env).actionLayout(),
                       config.policy);
@@ -103,18 +112,11 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   // Environment processes first: they fork before LibTorch starts threads.
   // Under mpirun the rollout ranks hold them and the learner none.
   linalg::ActionLayout layout = linalg::LinalgEnv(config.env).actionLayout();
-  std::vector<EnvServer> servers;
-  int serverCount =
-      cluster.learner() && cluster.distributed() ? 0 : config.workers;
-  for (int w = 0; w < serverCount; ++w) {
-    linalg::EnvConfig envConfig = config.env;
-    auto server = EnvServer::spawn([envConfig] {
-      return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
-    });
-    if (!server)
-      return server.error();
-    servers.push_back(std::move(*server));
-  }
+  auto spawned =
+      spawnServers(config.env, cluster.distributed() ? 0 : config.workers);
+  if (!spawned)
+    return spawned.error();
+  std::vector<EnvServer> servers = std::move(*spawned);
 
   std::string checkpointPath = run.path("checkpoint.pt");
   std::string optimizerPath = run.path("optimizer.pt");
