@@ -4,10 +4,11 @@
 # scheduling, on this machine. With fewer cores than processes the ranks are
 # oversubscribed, which the table says.
 #
-#   bench/mpi_scaling.sh [BUILD_DIR] [ITERATIONS]
+#   bench/mpi_scaling.sh [BUILD_DIR] [ITERATIONS] [passes|linalg|all]
 set -euo pipefail
 build=${1:-build}
 iterations=${2:-6}
+which=${3:-all}
 rlopt=$(realpath "$build/tools/rlopt/rlopt")
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
@@ -36,13 +37,15 @@ launch() { # ranks, then the rlopt arguments
   fi
 }
 
-# episodes per minute over the run: episodes / elapsed training time.
+# Episodes per minute over the second half of the iterations: in the first
+# ones every rank compiles (or measures) the programs it meets first.
 rate() {
   python3 - "$1" <<'PY'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-episodes = sum(l["episodes"] for l in lines)
-elapsed = lines[-1]["time"]["elapsed_s"]
+half = len(lines) // 2
+episodes = sum(l["episodes"] for l in lines[half:])
+elapsed = lines[-1]["time"]["elapsed_s"] - lines[half - 1]["time"]["elapsed_s"]
 print(f"{episodes} {elapsed:.1f} {60 * episodes / elapsed:.1f}")
 PY
 }
@@ -50,6 +53,7 @@ PY
 echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 printf "%-8s %-6s %-22s %9s %10s %12s\n" env ranks "processes" episodes "seconds" "episodes/min"
 for ranks in 1 2 3; do
+  [ "$which" = linalg ] && break
   rollout=$((ranks > 1 ? ranks - 1 : 1))
   run="$scratch/passes-$ranks"
   launch "$ranks" passes train --agent ppo --config "$scratch/passes.json" \
@@ -59,6 +63,7 @@ for ranks in 1 2 3; do
     "$rollout env process(es)" "$episodes" "$seconds" "$perMinute"
 done
 for ranks in 1 2 3; do
+  [ "$which" = passes ] && break
   rollout=$((ranks > 1 ? ranks - 1 : 1))
   run="$scratch/linalg-$ranks"
   sed "s|CACHE|$scratch/cache-$ranks.sqlite|" "$scratch/linalg.json" \

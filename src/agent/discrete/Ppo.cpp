@@ -104,6 +104,9 @@ std::vector<torch::Tensor> weightsOf(Mlp &actor, Mlp &critic) {
 Status serveRolloutRank(const PpoConfig &config, Env &env,
                         const std::vector<BenchmarkRef> &benchmarks,
                         const DiscreteShape &shape, Cluster &cluster) {
+  // Inference of one rank's few environments is small; LibTorch's thread
+  // pool would only spin on the cores the environments need.
+  torch::set_num_threads(1);
   torch::manual_seed(config.seed);
   Mlp actor(shape.observationSize, shape.actionCount, config.network, 0.01);
   Mlp critic(shape.observationSize, 1, config.network, 1.0);

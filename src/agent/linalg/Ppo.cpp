@@ -68,6 +68,9 @@ Status serveRolloutRank(const PpoConfig &config, Cluster &cluster) {
   if (!spawned)
     return spawned.error();
   std::vector<EnvServer> &servers = *spawned;
+  // Inference of one rank's few environments is small; LibTorch's thread
+  // pool would only spin on the cores the environments need.
+  torch::set_num_threads(1);
   keepFreedHeapMemory();
   LinalgPolicy policy(linalg::LinalgEnv(config.env).actionLayout(),
                       config.policy);
