@@ -250,31 +250,31 @@ Result<nlohmann::json> validateEpisode(EnvKind kind, Env &env) {
   return makeError("unknown environment");
 }
 
+namespace {
+
+/// The pass-ordering environments record the same episode.
+template <typename PassEnv> nlohmann::json passEpisode(const Env &env) {
+  const auto &passEnv = static_cast<const PassEnv &>(env);
+  return {{"benchmark", passEnv.benchmarkUri()},
+          {"actions", passEnv.actionHistory()},
+          {"reward", passEnv.episodeReward()}};
+}
+
+} // namespace
+
 nlohmann::json describeEpisode(EnvKind kind, const Env &env) {
-  nlohmann::json episode = nlohmann::json::object();
   switch (kind) {
-  case EnvKind::Llvm: {
-    const auto &passesEnv = static_cast<const passes::PassesEnv &>(env);
-    episode["benchmark"] = passesEnv.benchmarkUri();
-    episode["actions"] = passesEnv.actionHistory();
-    episode["reward"] = passesEnv.episodeReward();
-    break;
-  }
-  case EnvKind::Graph: {
-    const auto &graphEnv = static_cast<const graph::GraphEnv &>(env);
-    episode["benchmark"] = graphEnv.benchmarkUri();
-    episode["actions"] = graphEnv.actionHistory();
-    episode["reward"] = graphEnv.episodeReward();
-    break;
-  }
+  case EnvKind::Llvm:
+    return passEpisode<passes::PassesEnv>(env);
+  case EnvKind::Graph:
+    return passEpisode<graph::GraphEnv>(env);
   case EnvKind::Linalg: {
     const auto &linalgEnv = static_cast<const linalg::LinalgEnv &>(env);
-    episode["schedule"] =
-        linalgEnv.program() ? linalgEnv.schedule().str() : std::string();
-    break;
+    return {{"schedule",
+             linalgEnv.program() ? linalgEnv.schedule().str() : std::string()}};
   }
   }
-  return episode;
+  return nlohmann::json::object();
 }
 
 } // namespace rlopt::python

@@ -46,13 +46,16 @@ inline Status loadTensorBytes(const std::vector<torch::Tensor> &tensors,
   return Status::success();
 }
 
-/// A fingerprint of weights, with which a rollout rank tells the learner
-/// which weights it rolled out with (every rank runs the same binary, so
-/// std::hash agrees).
-inline uint64_t tensorFingerprint(const std::vector<torch::Tensor> &tensors) {
-  std::vector<uint8_t> bytes = tensorBytes(tensors);
+/// A fingerprint of weights as tensorBytes encodes them, with which a
+/// rollout rank tells the learner which weights it rolled out with (every
+/// rank runs the same binary, so std::hash agrees).
+inline uint64_t bytesFingerprint(const std::vector<uint8_t> &bytes) {
   return std::hash<std::string_view>()(std::string_view(
       reinterpret_cast<const char *>(bytes.data()), bytes.size()));
+}
+
+inline uint64_t tensorFingerprint(const std::vector<torch::Tensor> &tensors) {
+  return bytesFingerprint(tensorBytes(tensors));
 }
 
 } // namespace rlopt::agent

@@ -207,8 +207,9 @@ Status trainPpo(const PpoConfig &config, Env &env,
     } else {
       auto start = Clock::now();
       int ranks = cluster.size() - 1;
-      nlohmann::json weights =
-          nlohmann::json::binary(tensorBytes(weightsOf(actor, critic)));
+      std::vector<uint8_t> bytes = tensorBytes(weightsOf(actor, critic));
+      uint64_t fingerprint = bytesFingerprint(bytes);
+      nlohmann::json weights = nlohmann::json::binary(std::move(bytes));
       std::vector<nlohmann::json> shares;
       for (int r = 1; r <= ranks; ++r)
         shares.push_back(
@@ -224,7 +225,6 @@ Status trainPpo(const PpoConfig &config, Env &env,
               std::to_string(iteration - 1) + " saved, --resume continues");
         return answers.error();
       }
-      uint64_t fingerprint = tensorFingerprint(weightsOf(actor, critic));
       for (size_t i = 0; i < answers->size(); ++i) {
         const nlohmann::json &answer = (*answers)[i];
         if (answer.value("weights_fingerprint", uint64_t(0)) != fingerprint)

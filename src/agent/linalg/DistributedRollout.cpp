@@ -12,8 +12,9 @@ Result<RolloutResult> rolloutOnRanks(Cluster &cluster, LinalgPolicy &policy,
                                      uint64_t seed, bool greedy,
                                      double timeoutSeconds) {
   auto start = std::chrono::steady_clock::now();
-  nlohmann::json weights =
-      nlohmann::json::binary(tensorBytes(policy.parameters()));
+  std::vector<uint8_t> bytes = tensorBytes(policy.parameters());
+  uint64_t fingerprint = bytesFingerprint(bytes);
+  nlohmann::json weights = nlohmann::json::binary(std::move(bytes));
   int ranks = cluster.size() - 1;
   std::vector<nlohmann::json> shares;
   for (int r = 1; r <= ranks; ++r) {
@@ -32,7 +33,6 @@ Result<RolloutResult> rolloutOnRanks(Cluster &cluster, LinalgPolicy &policy,
     return answers.error();
 
   RolloutResult result;
-  uint64_t fingerprint = tensorFingerprint(policy.parameters());
   for (size_t i = 0; i < answers->size(); ++i) {
     const nlohmann::json &answer = (*answers)[i];
     if (answer.value("weights_fingerprint", uint64_t(0)) != fingerprint)
