@@ -6,6 +6,8 @@
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/Imitation.h"
 #include "rlopt/agent/linalg/PolicyRunner.h"
+#include "rlopt/linalg/Demonstration.h"
+#include "rlopt/measure/MachineInfo.h"
 
 #include <gtest/gtest.h>
 
@@ -34,31 +36,25 @@ PpoConfig cloningConfig(const ScratchDir &scratch, int epochs) {
   return config;
 }
 
-TEST(Imitation, ClonedPolicySchedulesLikeTheHeuristic) {
-  ScratchDir scratch;
-  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+/// Clones `demos` into a fresh tiny policy and expects its greedy episodes
+/// to schedule every program as its demonstration did.
+void expectClonesSchedules(const PpoConfig &config,
+                           const std::vector<linalg::Demonstration> &demos) {
   linalg::EnvConfig env = config.env;
   auto server = EnvServer::spawn(
       [env] { return std::unique_ptr<Env>(new linalg::LinalgEnv(env)); });
   ASSERT_TRUE(server.ok()) << server.error().message;
-  auto demos = collectHeuristicDemonstrations(env, programs(), 2);
-  ASSERT_TRUE(demos.ok()) << demos.error().message;
-  ASSERT_EQ(demos->size(), programs().size());
-  // In program order, whichever worker made them.
-  EXPECT_NE((*demos)[0].schedule.find("op1:"), std::string::npos);
-  EXPECT_EQ((*demos)[1].schedule.find("op1:"), std::string::npos)
-      << "add has one op: " << (*demos)[1].schedule;
-  EXPECT_NE((*demos)[2].schedule.find("op3:"), std::string::npos);
-
   torch::manual_seed(0);
   LinalgPolicy policy(linalg::LinalgEnv(env).actionLayout(), config.policy);
   torch::optim::Adam optimizer(policy.parameters(),
                                torch::optim::AdamOptions(1e-2));
+  // Enough epochs for the tiny network to fit the schedules of either
+  // vector width: 256-bit tiles take more distinct sizes than 512-bit ones.
   ImitationOptions options;
-  options.epochs = 60;
+  options.epochs = 300;
   options.minibatchSize = 4;
   options.entropyCoef = 0;
-  ImitationReport report = imitate(policy, optimizer, *demos, options);
+  ImitationReport report = imitate(policy, optimizer, demos, options);
   EXPECT_EQ(report.demonstrations, 3);
   EXPECT_EQ(report.skipped, 0);
   EXPECT_GT(report.demonstrationGeomean, 0);
@@ -68,10 +64,51 @@ TEST(Imitation, ClonedPolicySchedulesLikeTheHeuristic) {
     auto episode =
         runPolicyEpisode(*server, policy, programs()[i], /*greedy=*/true, 0);
     ASSERT_TRUE(episode.ok()) << episode.error().message;
-    EXPECT_EQ(episode->schedule, (*demos)[i].schedule) << programs()[i];
+    EXPECT_EQ(episode->schedule, demos[i].schedule) << programs()[i];
   }
   server->close();
 }
+
+TEST(Imitation, ClonedPolicySchedulesLikeTheHeuristic) {
+  ScratchDir scratch;
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  auto demos = collectHeuristicDemonstrations(config.env, programs(), 2);
+  ASSERT_TRUE(demos.ok()) << demos.error().message;
+  ASSERT_EQ(demos->size(), programs().size());
+  // In program order, whichever worker made them.
+  EXPECT_NE((*demos)[0].schedule.find("op1:"), std::string::npos);
+  EXPECT_EQ((*demos)[1].schedule.find("op1:"), std::string::npos)
+      << "add has one op: " << (*demos)[1].schedule;
+  EXPECT_NE((*demos)[2].schedule.find("op3:"), std::string::npos);
+  expectClonesSchedules(config, *demos);
+}
+
+/// The host decides the heuristic's tile sizes; cloning must fit the
+/// schedules of an AVX2 machine and of an AVX-512 one, whichever this is.
+class ImitationForTarget : public ::testing::TestWithParam<int> {};
+
+TEST_P(ImitationForTarget, ClonedPolicySchedulesLikeTheHeuristic) {
+  measure::CpuTarget target = measure::hostMachine().target;
+  target.f32Lanes = GetParam();
+  target.vectorRegisters = GetParam() == 8 ? 16 : 32;
+  ScratchDir scratch;
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  linalg::LinalgEnv env(config.env);
+  std::vector<linalg::Demonstration> demos;
+  for (const std::string &program : programs()) {
+    auto demo = linalg::demonstrateHeuristic(env, {program}, target);
+    ASSERT_TRUE(demo.ok()) << demo.error().message;
+    ASSERT_TRUE(demo->error.empty()) << program << ": " << demo->error;
+    demos.push_back(std::move(*demo));
+  }
+  expectClonesSchedules(config, demos);
+}
+
+INSTANTIATE_TEST_SUITE_P(VectorWidths, ImitationForTarget,
+                         ::testing::Values(8, 16), [](const auto &info) {
+                           return info.param == 8 ? std::string("Avx2")
+                                                  : std::string("Avx512");
+                         });
 
 TEST(Imitation, FailedDemonstrationsAreLeftOut) {
   PolicyConfig config = tinyPolicyConfig();
