@@ -275,6 +275,46 @@ TEST(InterpreterElementwise, ResultsRoundToTheirElementType) {
   EXPECT_EQ(run(text, {a, b}, exact).data[0], 1 + std::ldexp(1, -30));
 }
 
+TEST(InterpreterElementwise, WithoutStorageRoundingOnlyNarrowingConvertsRound) {
+  auto convertedSum = [](const std::string &type) {
+    return R"(HloModule m
+ENTRY e {
+  a = f32[1] parameter(0)
+  b = f32[1] parameter(1)
+  s = f32[1] add(a, b)
+  ROOT c = )" +
+           type + "[1] convert(s)\n}";
+  };
+  Value a = f32({1}, {1});
+  Value b = f32({1}, {std::ldexp(1, -30)});
+  InterpreterOptions exact;
+  exact.roundToElementType = false;
+  EXPECT_EQ(run(convertedSum("f32"), {a, b}, exact).data[0],
+            1 + std::ldexp(1, -30));
+  EXPECT_EQ(run(convertedSum("bf16"), {a, b}, exact).data[0], 1);
+  EXPECT_EQ(run(convertedSum("f32"), {a, b}).data[0], 1);
+}
+
+TEST(InterpreterElementwise, AReducerConvertToItsOwnTypeDoesNotRoundEither) {
+  std::string text = R"(HloModule m
+sum {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  s = f32[] add(x, y)
+  ROOT c = f32[] convert(s)
+}
+ENTRY e {
+  a = f32[2] parameter(0)
+  zero = f32[] constant(0)
+  ROOT r = f32[] reduce(a, zero), dimensions={0}, to_apply=sum
+})";
+  Value a = f32({2}, {1, std::ldexp(1, -30)});
+  InterpreterOptions exact;
+  exact.roundToElementType = false;
+  EXPECT_EQ(run(text, {a}, exact).data[0], 1 + std::ldexp(1, -30));
+  EXPECT_EQ(run(text, {a}).data[0], 1);
+}
+
 TEST(InterpreterElementwise, BitcastConvertReinterpretsBits) {
   EXPECT_EQ(run(unaryModule("bitcast-convert", "f32[2]", "s32[2]"),
                 {f32({2}, {1, -2})})

@@ -67,6 +67,46 @@ TEST(RewriteCheck, APlantedDivideToMultiplyBehindAMaskIsCaught) {
       << check.errors[0];
 }
 
+/// (10^5 a + b) - 10^5 a: the sum cancels, so one f32 rounding of it
+/// moves the result by far more than the tolerance. The sum goes through a
+/// convert to `sumType` and back to f32, or through none for "".
+std::string cancellingSum(const std::string &sumType) {
+  std::string text = R"(
+HloModule m
+ENTRY e {
+  a = f32[64] parameter(0)
+  b = f32[64] parameter(1)
+  k = f32[] constant(100000)
+  ks = f32[64] broadcast(k), dimensions={}
+  big = f32[64] multiply(a, ks)
+  sum = f32[64] add(big, b)
+)";
+  if (sumType.empty())
+    return text + "  ROOT d = f32[64] subtract(sum, big)\n}";
+  return text + "  c = " + sumType + "[64] convert(sum)\n" +
+         "  back = f32[64] convert(c)\n" +
+         "  ROOT d = f32[64] subtract(back, big)\n}";
+}
+
+TEST(RewriteCheck, RemovingAConvertToTheSameTypeIsExact) {
+  // XLA's convert to the same type is a no-op, so algsimp removes it; the
+  // check must not see a rounding that was never there.
+  Module before = parseOk(cancellingSum("f32"));
+  Module after = parseOk(cancellingSum(""));
+  RewriteCheck check = checkRewrite(before, after);
+  EXPECT_TRUE(check.ok()) << check.toJson().dump();
+}
+
+TEST(RewriteCheck, RemovingANarrowingConvertIsCaught) {
+  Module before = parseOk(cancellingSum("bf16"));
+  Module after = parseOk(cancellingSum(""));
+  RewriteCheck check = checkRewrite(before, after);
+  EXPECT_FALSE(check.ok());
+  ASSERT_FALSE(check.errors.empty());
+  EXPECT_NE(check.errors[0].find("mismatch"), std::string::npos)
+      << check.errors[0];
+}
+
 TEST(RewriteCheck, NaNWhereTheOriginalIsFiniteIsAMismatch) {
   Module before = parseOk(R"(
 HloModule m

@@ -35,9 +35,10 @@ struct InterpreterOptions {
   int64_t maxCallDepth = 10000;
   /// Round every floating-point result to its element type's precision
   /// (f32, bf16, f16, ...), as XLA stores it. When false, arithmetic stays
-  /// in double and only convert and bitcast-convert round: the graph's
-  /// math without storage rounding, for comparing passes that legitimately
-  /// reorder floating-point operations.
+  /// in double and only bitcast-convert and convert to another type round
+  /// (a convert to its own type is XLA's no-op): the graph's math without
+  /// storage rounding, for comparing passes that legitimately reorder
+  /// floating-point operations or remove no-op converts.
   bool roundToElementType = true;
 };
 

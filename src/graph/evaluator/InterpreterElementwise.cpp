@@ -165,10 +165,14 @@ Result<RuntimeValue> evaluateElementwise(Interpreter &interpreter,
     const double *x = in[0];
     if (domainOf(operandType) == Domain::Float &&
         domainOf(shape.type()) == Domain::Float) {
-      // Between float types a convert is a rounding to the target.
+      // Between float types a convert is a rounding to the target. To its
+      // own type it is XLA's no-op, so without storage rounding it must
+      // not round either: removing it would otherwise change the result.
       if (out.data() != x)
         std::copy(x, x + count, out.begin());
-      roundFloats(shape.type(), out.data(), count);
+      if (interpreter.options().roundToElementType ||
+          operandType != shape.type())
+        roundFloats(shape.type(), out.data(), count);
       break;
     }
     for (int64_t i = 0; i < count; ++i)

@@ -94,7 +94,10 @@ ScalarProgram::compile(const Interpreter &interpreter,
       step.kind = StepKind::Clamp;
       step.operandType = step.type;
     } else if (opcode == Opcode::Convert && operandSlots.size() == 1) {
-      step.kind = StepKind::Convert;
+      // A float convert to its own type moves, as on arrays.
+      bool noOp = !roundResults && step.operandType == step.type &&
+                  domainOf(step.type) == Domain::Float;
+      step.kind = noOp ? StepKind::Move : StepKind::Convert;
     } else if (opcode == Opcode::BitcastConvert && operandSlots.size() == 1) {
       if (bitcastProblem(step.operandType, step.type))
         return nullptr;
