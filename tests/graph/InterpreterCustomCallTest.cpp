@@ -1,6 +1,6 @@
-// Known custom-call targets (threefry2x32, Neuron GELU, LAPACK-style
-// linear algebra), the triangular-solve and cholesky opcodes, and the
-// error for unknown targets.
+// Known custom-call targets (threefry2x32, Neuron GELU and RMSNorm,
+// LAPACK-style linear algebra), the triangular-solve and cholesky opcodes, and
+// the error for unknown targets.
 #include "InterpreterTestUtil.h"
 
 #include <cmath>
@@ -46,6 +46,76 @@ ENTRY e {
   // Phi(1) + phi(1).
   EXPECT_FLOAT_EQ(result.elements[1].data[1],
                   0.8413447460685429 + 0.24197072451914337);
+}
+
+TEST(InterpreterCustomCall, NeuronRmsNormKnownValues) {
+  std::string text = R"(HloModule m
+ENTRY e {
+  x = f32[2,1] parameter(0)
+  w = f32[2] parameter(1)
+  eps = f32[] constant(0)
+  ROOT y = f32[2,1] custom-call(x, w, eps), custom_call_target="AwsNeuronRmsNorm", backend_config="0"
+})";
+  // The root mean square of (3, 4) is sqrt(12.5).
+  Value result = run(text, {f32({2, 1}, {3, 4}), f32({2}, {1, 2})});
+  EXPECT_FLOAT_EQ(result.data[0], 3 / std::sqrt(12.5));
+  EXPECT_FLOAT_EQ(result.data[1], 2 * 4 / std::sqrt(12.5));
+}
+
+TEST(InterpreterCustomCall, NeuronRmsNormMatchesItsDecomposition) {
+  // The hidden dimension first, as transformers-neuronx lays out Llama's
+  // activations ([hidden, tokens, batch]), normalized along it; beside it
+  // the same norm written in plain HLO ops.
+  std::string text = R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[8,3,2] parameter(0)
+  w = f32[8] parameter(1)
+  eps = f32[] constant(1e-05)
+  kernel = f32[8,3,2] custom-call(x, w, eps), custom_call_target="AwsNeuronRmsNorm", api_version=API_VERSION_UNSPECIFIED, backend_config="0"
+  squares = f32[8,3,2] multiply(x, x)
+  zero = f32[] constant(0)
+  sums = f32[3,2] reduce(squares, zero), dimensions={0}, to_apply=add
+  n = f32[] constant(8)
+  ns = f32[3,2] broadcast(n), dimensions={}
+  means = f32[3,2] divide(sums, ns)
+  epss = f32[3,2] broadcast(eps), dimensions={}
+  shifted = f32[3,2] add(means, epss)
+  scales = f32[3,2] rsqrt(shifted)
+  scales_b = f32[8,3,2] broadcast(scales), dimensions={1,2}
+  scaled = f32[8,3,2] multiply(x, scales_b)
+  w_b = f32[8,3,2] broadcast(w), dimensions={0}
+  plain = f32[8,3,2] multiply(scaled, w_b)
+  ROOT t = (f32[8,3,2], f32[8,3,2]) tuple(kernel, plain)
+})";
+  Data x(48), w(8);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = std::sin(1.7 * i) * (1 + i % 5);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = 0.5 + 0.125 * i;
+  Value result = run(text, {f32({8, 3, 2}, x), f32({8}, w)});
+  ASSERT_EQ(result.elements.size(), 2u);
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_NEAR(result.elements[0].data[i], result.elements[1].data[i],
+                1e-5 * std::fabs(result.elements[1].data[i]))
+        << i;
+}
+
+TEST(InterpreterCustomCall, NeuronRmsNormNeedsItsDimension) {
+  std::string text = R"(HloModule m
+ENTRY e {
+  x = f32[2,1] parameter(0)
+  w = f32[2] parameter(1)
+  eps = f32[] constant(0)
+  ROOT y = f32[2,1] custom-call(x, w, eps), custom_call_target="AwsNeuronRmsNorm", backend_config="2"
+})";
+  std::string error = runError(text, {f32({2, 1}, {3, 4}), f32({2}, {1, 2})});
+  EXPECT_NE(error.find("normalized dimension"), std::string::npos) << error;
+  EXPECT_NE(error.find("\"2\""), std::string::npos) << error;
 }
 
 TEST(InterpreterCustomCall, UnknownTargetIsAnErrorNamingIt) {

@@ -68,10 +68,10 @@ Result<std::vector<Value>> randomArguments(const Module &module, uint64_t seed,
 ///  - rng and rng-bit-generator are deterministic in the seed, the run
 ///    count and the state, but are not XLA's bit streams;
 ///  - custom-calls run for the targets AwsNeuronGelu(ApprxTanh, Backward),
-///    AwsNeuronTransferWithStaticRing, cuda_threefry2x32, cusolver_potrf,
-///    cusolver_getrf, cublas_getrf_batched, cusolver_geqrf, cusolver_orgqr,
-///    cublas_trsm_batched and cuda_lu_pivots_to_permutation; any other
-///    target is an Error naming it;
+///    AwsNeuronRmsNorm, AwsNeuronTransferWithStaticRing, cuda_threefry2x32,
+///    cusolver_potrf, cusolver_getrf, cublas_getrf_batched, cusolver_geqrf,
+///    cusolver_orgqr, cublas_trsm_batched and
+///    cuda_lu_pivots_to_permutation; any other target is an Error naming it;
 ///  - complex elements are an Error in every op that reads them.
 Result<Value> evaluate(const Module &module,
                        const std::vector<Value> &arguments,

@@ -1,11 +1,12 @@
-// custom-call targets the interpreter knows: the AWS Neuron GELU kernels
-// and transfers torch-xla emits, JAX's threefry2x32 random-bit kernel and
-// its linear-algebra kernels (InterpreterLinalg.cpp). Any other target is
-// an Error naming it.
+// custom-call targets the interpreter knows: the AWS Neuron GELU and
+// RMSNorm kernels and transfers torch-xla emits, JAX's threefry2x32 random-bit
+// kernel and its linear-algebra kernels (InterpreterLinalg.cpp). Any other
+// target is an Error naming it.
 #include "InterpreterElements.h"
 #include "InterpreterInternal.h"
 #include "InterpreterLinalg.h"
 
+#include <charconv>
 #include <cmath>
 
 namespace rlopt::graph::interp {
@@ -101,6 +102,56 @@ Result<RuntimeValue> mapFloats(Interpreter &interpreter,
   return makeArray(shape, std::move(values));
 }
 
+/// AwsNeuronRmsNorm(x, weight, epsilon) with the normalized dimension d as
+/// its backend_config: x / sqrt(mean(x^2 over d) + epsilon) * weight, the
+/// weight running along d; what transformers-neuronx's generic fallback
+/// for the kernel computes. It sums in double and rounds once.
+Result<RuntimeValue> rmsNorm(Interpreter &interpreter,
+                             const Instruction &instruction,
+                             const Operands &operands) {
+  const Shape &shape = instruction.shape();
+  if (operands.size() != 3 || !shape.isArray() ||
+      domainOf(shape.type()) != Domain::Float || !operands[0].shape.isArray() ||
+      operands[0].shape.dims() != shape.dims())
+    return failAt(instruction, "AwsNeuronRmsNorm takes x, weight and epsilon "
+                               "and returns floats of x's shape");
+  std::string config = configBytes(instruction);
+  int64_t dim = -1;
+  auto [end, error] =
+      std::from_chars(config.data(), config.data() + config.size(), dim);
+  if (error != std::errc() || end != config.data() + config.size() || dim < 0 ||
+      dim >= shape.rank())
+    return failAt(instruction, "AwsNeuronRmsNorm needs the normalized "
+                               "dimension as its backend_config, got \"" +
+                                   config + "\"");
+  int64_t length = shape.dim(dim);
+  if (operands[1].size() != length || operands[2].size() != 1)
+    return failAt(instruction, "AwsNeuronRmsNorm needs a weight of " +
+                                   std::to_string(length) +
+                                   " elements and a scalar epsilon");
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < shape.rank(); ++d)
+    inner *= shape.dim(d);
+  int64_t outer = length == 0 ? 0 : shape.elementCount() / (length * inner);
+  const double *x = operands[0].data();
+  const double *weight = operands[1].data();
+  double epsilon = operands[2].data()[0];
+  std::vector<double> out = newScratchBuffer(shape.elementCount());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < inner; ++j) {
+      const int64_t first = o * length * inner + j;
+      double squares = 0;
+      for (int64_t k = 0; k < length; ++k)
+        squares += x[first + k * inner] * x[first + k * inner];
+      double scale = 1 / std::sqrt(squares / length + epsilon);
+      for (int64_t k = 0; k < length; ++k)
+        out[first + k * inner] = x[first + k * inner] * scale * weight[k];
+    }
+  if (interpreter.options().roundToElementType)
+    roundFloats(shape.type(), out.data(), static_cast<int64_t>(out.size()));
+  return makeArray(shape, std::move(out));
+}
+
 } // namespace
 
 Result<RuntimeValue> evaluateCustomCall(Interpreter &interpreter,
@@ -116,6 +167,8 @@ Result<RuntimeValue> evaluateCustomCall(Interpreter &interpreter,
     return mapFloats(interpreter, instruction, operands, geluTanh);
   if (target == "AwsNeuronGeluBackward")
     return mapFloats(interpreter, instruction, operands, geluDerivative);
+  if (target == "AwsNeuronRmsNorm")
+    return rmsNorm(interpreter, instruction, operands);
   if (target == "AwsNeuronTransferWithStaticRing") {
     // A device-to-device transfer: the value is unchanged.
     if (operands.size() != 1 ||

@@ -83,6 +83,9 @@ Result<int64_t> intAttribute(const Instruction &instruction,
 /// `key=true`; `fallback` when absent.
 bool boolAttribute(const Instruction &instruction, std::string_view key,
                    bool fallback);
+/// The bytes of a custom call's backend_config as written in HLO text:
+/// a C string with octal escapes.
+std::string configBytes(const Instruction &instruction);
 
 using Operands = std::vector<RuntimeValue>;
 

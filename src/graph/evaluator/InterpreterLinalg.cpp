@@ -181,39 +181,6 @@ void triangularSolve(const double *a, int64_t n, double *b, int64_t rows,
   std::copy(back.begin(), back.end(), b);
 }
 
-/// The bytes of a custom call's backend_config as written in HLO text:
-/// a C string with octal escapes.
-std::string configBytes(const Instruction &instruction) {
-  std::string_view text =
-      attributeText(instruction, "backend_config").value_or("");
-  if (text.size() >= 2 && text.front() == '"' && text.back() == '"')
-    text = text.substr(1, text.size() - 2);
-  std::string bytes;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '\\' || i + 1 == text.size()) {
-      bytes += text[i];
-      continue;
-    }
-    char c = text[++i];
-    if (c >= '0' && c <= '7') {
-      int value = 0;
-      for (int digits = 0;
-           digits < 3 && i < text.size() && text[i] >= '0' && text[i] <= '7';
-           ++digits, ++i)
-        value = value * 8 + (text[i] - '0');
-      --i;
-      bytes += static_cast<char>(value);
-    } else if (c == 'n') {
-      bytes += '\n';
-    } else if (c == 't') {
-      bytes += '\t';
-    } else {
-      bytes += c;
-    }
-  }
-  return bytes;
-}
-
 int32_t configField(const std::string &bytes, size_t offset) {
   int32_t value = 0;
   if (offset + sizeof value <= bytes.size())
