@@ -36,9 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     auto changed = pass.run(*module);
     if (!changed)
       return 0;
-    if (Status valid = verifyModule(*module); !valid) {
-      std::fprintf(stderr, "%s left an invalid module: %s\n",
-                   pass.name.c_str(), valid.error().message.c_str());
+    if (rlopt::Status valid = verifyModule(*module); !valid) {
+      std::fprintf(stderr, "%s left an invalid module: %s\n", pass.name.c_str(),
+                   valid.error().message.c_str());
       std::abort();
     }
   }
