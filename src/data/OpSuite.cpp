@@ -199,6 +199,8 @@ std::string benchmarkName(const Layer &l) {
 // leaves the others alone.
 constexpr uint64_t kSampleStream = 0x5a3b1e0f00000001ull;
 constexpr uint64_t kSplitStream = 0x5a3b1e0f00000002ull;
+constexpr uint64_t kShapeStream = 0x5a3b1e0f00000003ull;
+constexpr int kShapeVariants = 4;
 
 //===----------------------------------------------------------------------===//
 // Building the suite
@@ -314,7 +316,11 @@ std::vector<BenchmarkSpec> generateOpSuite(const OpSuiteOptions &options) {
   const std::vector<std::string> &classes = opSuiteClasses();
   std::vector<std::vector<Candidate>> byClass(classes.size());
   std::set<std::string> seen;
-  const std::vector<Layer> &table = detail::layerTable();
+  const std::vector<Layer> table =
+      options.randomShapes
+          ? detail::jitteredLayers(detail::layerTable(), kShapeVariants,
+                                   options.seed ^ kShapeStream)
+          : detail::layerTable();
   for (size_t i = 0; i < table.size(); ++i) {
     Candidate c = makeCandidate(table[i], options.scale);
     // Scaling can make two layers the same program; keep the first.
@@ -356,13 +362,16 @@ std::vector<BenchmarkSpec> generateOpSuite(const OpSuiteOptions &options) {
 }
 
 nlohmann::json opSuiteInfo(const OpSuiteOptions &options) {
-  return {
+  nlohmann::json info = {
       {"suite", "ops"},
       {"generator", "rlopt gen ops"},
       {"seed", options.seed},
       {"scale", scaleName(options.scale)},
       {"networks",
        {"resnet18", "resnet50", "vgg16", "mobilenet_v2", "bert_base", "gpt2"}}};
+  if (options.randomShapes)
+    info["shape_source"] = "random";
+  return info;
 }
 
 } // namespace rlopt::data

@@ -47,6 +47,13 @@ struct Layer {
 /// small, one row per distinct (class, variant, shape).
 const std::vector<Layer> &layerTable();
 
+/// `copies` variants of each layer of `table` whose sizes (not kernel
+/// sizes, strides or head counts) are redrawn within a factor of two of
+/// the layer's, equal sizes of one activation staying equal; each variant's
+/// `layer` names its original with a ".shapeN" suffix.
+std::vector<Layer> jitteredLayers(const std::vector<Layer> &table, int copies,
+                                  uint64_t seed);
+
 /// The op classes in the order the suite lists them.
 const std::vector<std::string> &opClassOrder();
 

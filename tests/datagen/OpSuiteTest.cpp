@@ -222,3 +222,52 @@ TEST(OpSuite, FullScaleKeepsTheNetworksSizes) {
 }
 
 } // namespace
+
+TEST(OpSuite, RandomShapesAreNewButKeepKernelsAndStrides) {
+  OpSuiteOptions options;
+  options.seed = 1;
+  options.randomShapes = true;
+  std::vector<BenchmarkSpec> random = generateOpSuite(options);
+  std::vector<BenchmarkSpec> table = wholeTable(Scale::Small);
+  EXPECT_GT(random.size(), 3 * table.size());
+  expectAllValid(random);
+  EXPECT_EQ(opSuiteInfo(options)["shape_source"], "random");
+
+  std::set<std::string> tableKeys;
+  for (const BenchmarkSpec &b : table)
+    tableKeys.insert(b.shapeKey);
+  int repeated = 0, convolutions = 0;
+  for (const BenchmarkSpec &b : random) {
+    repeated += tableKeys.count(b.shapeKey);
+    // The variant of which layer: its name without "_shapeN".
+    std::string original = b.name.substr(0, b.name.rfind("_shape"));
+    // (The table keeps the first of layers that scale to one program.)
+    const BenchmarkSpec *from = find(table, original);
+    if (!from || b.opClass != "conv_2d")
+      continue;
+    ++convolutions;
+    EXPECT_EQ(b.shapes["KH"], from->shapes["KH"]) << b.name;
+    EXPECT_EQ(b.shapes["stride"], from->shapes["stride"]) << b.name;
+    for (const char *size : {"C", "F"}) {
+      double ratio =
+          b.shapes[size].get<double>() / from->shapes[size].get<double>();
+      EXPECT_GE(ratio, 0.4) << b.name << " " << size;
+      EXPECT_LE(ratio, 2.5) << b.name << " " << size;
+    }
+  }
+  EXPECT_GT(convolutions, 40);
+  EXPECT_LT(repeated, static_cast<int>(random.size()) / 10)
+      << "random shapes mostly repeat the table's";
+
+  OpSuiteOptions again = options;
+  std::vector<BenchmarkSpec> same = generateOpSuite(again);
+  ASSERT_EQ(same.size(), random.size());
+  for (size_t i = 0; i < same.size(); ++i)
+    EXPECT_EQ(same[i].mlir, random[i].mlir);
+  again.seed = 2;
+  std::vector<BenchmarkSpec> other = generateOpSuite(again);
+  int differ = 0;
+  for (size_t i = 0; i < std::min(other.size(), random.size()); ++i)
+    differ += other[i].shapeKey != random[i].shapeKey;
+  EXPECT_GT(differ, static_cast<int>(random.size()) / 2);
+}

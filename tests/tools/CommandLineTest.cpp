@@ -133,4 +133,25 @@ TEST(CommandLineTest, LinalgVerbsRunUnderBothNames) {
   EXPECT_TRUE(fs::exists(scratch / "ops" / "manifest.json"));
 }
 
+TEST(CommandLineTest, GenOpsDrawsRandomShapesOrSaysWhatItTakes) {
+  ScratchDir scratch;
+  RunResult random =
+      runRlopt({"gen", "ops", "--out", (scratch / "random").string(),
+                "--shapes", "random", "--count", "13"},
+               scratch.path());
+  ASSERT_EQ(random.exitCode, 0) << random.err;
+  auto manifest = nlohmann::json::parse(
+      readFile((scratch / "random" / "manifest.json").string()));
+  EXPECT_EQ(manifest["shape_source"], "random");
+  EXPECT_EQ(manifest["benchmarks"].size(), 13u);
+
+  RunResult bad = runRlopt(
+      {"gen", "ops", "--out", (scratch / "bad").string(), "--shapes", "square"},
+      scratch.path());
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_EQ(bad.err, "rlopt: gen ops: --shapes: expected table or random, got "
+                     "'square'\n");
+  EXPECT_FALSE(fs::exists(scratch / "bad"));
+}
+
 } // namespace

@@ -36,7 +36,9 @@ const CommandGroup kGen = {
     "Benchmark suites from real model shapes: rlopt gen <kind>",
     "suite kind",
     false,
-    {{"ops", "--out DIR [--seed S] [--count N] [--scale small|full]",
+    {{"ops",
+      "--out DIR [--seed S] [--count N] [--scale small|full] "
+      "[--shapes table|random]",
       "single-op suite", runGenOps},
      {"chains", "--out DIR [--seed S] [--count N] [--scale small|full]",
       "op-chain suite", runGenChains},

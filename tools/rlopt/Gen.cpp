@@ -1,4 +1,5 @@
 // rlopt gen ops|chains --out DIR [--seed S] [--count N] [--scale small|full]
+// (ops also [--shapes table|random])
 // and rlopt gen nets --out DIR [--scale small|full]: write a benchmark
 // suite (NAME.mlir files and manifest.json) and print a summary.
 #include "Args.h"
@@ -23,13 +24,17 @@ struct GenArgs {
   uint64_t seed = 0;
   int count = 0;
   data::Scale scale = data::Scale::Small;
+  bool randomShapes = false;
 };
 
 Result<GenArgs> parseGenArgs(int argc, char **argv, bool seeded,
-                             int defaultCount) {
-  Args args(seeded ? std::vector<std::string>{"out", "seed", "count", "scale"}
-                   : std::vector<std::string>{"out", "scale"},
-            {});
+                             int defaultCount, bool shapes = false) {
+  std::vector<std::string> flags = {"out", "scale"};
+  if (seeded)
+    flags.insert(flags.end(), {"seed", "count"});
+  if (shapes)
+    flags.push_back("shapes");
+  Args args(flags, {});
   if (auto error = args.parse(argc, argv, 3))
     return makeError(*error);
   if (!args.positional().empty())
@@ -49,6 +54,11 @@ Result<GenArgs> parseGenArgs(int argc, char **argv, bool seeded,
   if (!scale)
     return makeError("--scale: " + scale.error().message);
   gen.scale = *scale;
+  std::string shapeSource = args.get("shapes", "table");
+  if (shapeSource != "table" && shapeSource != "random")
+    return makeError("--shapes: expected table or random, got '" + shapeSource +
+                     "'");
+  gen.randomShapes = shapeSource == "random";
   return gen;
 }
 
@@ -93,10 +103,11 @@ void printTotal(const std::vector<data::BenchmarkSpec> &suite,
 } // namespace
 
 int runGenOps(int argc, char **argv) {
-  auto gen = parseGenArgs(argc, argv, true, 0);
+  auto gen = parseGenArgs(argc, argv, true, 0, /*shapes=*/true);
   if (!gen)
     return fail("gen ops: " + gen.error().message);
   data::OpSuiteOptions options;
+  options.randomShapes = gen->randomShapes;
   options.seed = gen->seed;
   options.count = gen->count;
   options.scale = gen->scale;

@@ -14,6 +14,10 @@ struct OpSuiteOptions {
   uint64_t seed = 0; ///< drives the sampling and the splits
   int count = 0;     ///< benchmarks to draw; 0 (or more than there are) = all
   Scale scale = Scale::Small;
+  /// Instead of the table's shapes, four variants of each layer with its
+  /// sizes redrawn within a factor of two (kernel sizes, strides and head
+  /// counts kept): training shapes that no test shape repeats.
+  bool randomShapes = false;
 };
 
 /// The op classes of the op suite, in the order the suite lists them.
