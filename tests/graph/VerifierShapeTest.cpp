@@ -268,3 +268,32 @@ ENTRY e {
   ROOT t = ((f32[2], s32[2]), f32[3], f32[1,2]) tuple(r, s, w)
 })");
 }
+
+TEST(VerifierShape, GatherGivesTheShapeOfItsSlices) {
+  // An embedding lookup: rows of a [10, 4] table at 3 indices.
+  std::string lookup = "  table = f32[10,4] parameter(0)\n"
+                       "  ids = s32[3,1] parameter(1)\n"
+                       "  ROOT g = f32[3,4] gather(table, ids), "
+                       "offset_dims={1}, collapsed_slice_dims={0}, "
+                       "start_index_map={0}, index_vector_dim=1, "
+                       "slice_sizes={1,4}\n";
+  EXPECT_EQ(errorOf(entry(lookup)), "parsed");
+  std::string wrongShape = lookup;
+  wrongShape.replace(wrongShape.find("f32[3,4] gather"), 8, "f32[4,3]");
+  EXPECT_EQ(errorOf(entry(wrongShape)),
+            "t:6:3: shape f32[4,3] differs from the inferred f32[3,4]");
+  // Found by fuzz_graph_passes: a slice wider than the operand loaded, and
+  // gather-expander turned it into a dynamic-slice that did not verify.
+  EXPECT_EQ(errorOf(entry("  p = f32[500] parameter(0)\n"
+                          "  i = s32[1] parameter(1)\n"
+                          "  ROOT g = f32[499] gather(p, i), offset_dims={0}, "
+                          "collapsed_slice_dims={}, start_index_map={0}, "
+                          "index_vector_dim=0, slice_sizes={864}\n")),
+            "t:6:3: slice_sizes {864} do not fit in f32[500]");
+  EXPECT_EQ(errorOf(entry("  p = f32[10,4] parameter(0)\n"
+                          "  i = s32[3,1] parameter(1)\n"
+                          "  ROOT g = f32[3,4] gather(p, i), offset_dims={1}, "
+                          "collapsed_slice_dims={1}, start_index_map={0}, "
+                          "index_vector_dim=1, slice_sizes={1,4}\n")),
+            "t:6:3: collapsed dimension 1 has slice size 4");
+}

@@ -345,6 +345,96 @@ ShapeProblem checkDynamicUpdateSlice(const Instruction &instruction) {
   return expectShape(instruction.shape(), operand);
 }
 
+/// The integer list attribute `key` ("{}" when absent).
+Result<std::vector<int64_t>> intList(const Instruction &instruction,
+                                     const char *key) {
+  const Attribute *text = instruction.findAttribute(key);
+  auto values = parseIntList(text ? text->value : "{}");
+  if (!values)
+    return makeError(std::string(key) + ": " + values.error().message);
+  return values;
+}
+
+/// XLA's gather shape: the batch dimensions of the start indices (all but
+/// index_vector_dim) with the slice's sizes, less its collapsed and batching
+/// dimensions, placed at offset_dims.
+ShapeProblem checkGather(const Instruction &instruction) {
+  const Shape &operand = instruction.operand(0)->shape();
+  const Shape &indices = instruction.operand(1)->shape();
+  auto offsetDims = intList(instruction, "offset_dims");
+  auto collapsed = intList(instruction, "collapsed_slice_dims");
+  auto batching = intList(instruction, "operand_batching_dims");
+  auto startIndexMap = intList(instruction, "start_index_map");
+  auto sliceSizes = intList(instruction, "slice_sizes");
+  for (const auto *list :
+       {&offsetDims, &collapsed, &batching, &startIndexMap, &sliceSizes})
+    if (!*list)
+      return list->error().message;
+  const Attribute *vectorDimText =
+      instruction.findAttribute("index_vector_dim");
+  int64_t indexVectorDim = indices.rank();
+  if (vectorDimText) {
+    auto parsed = parseIntList("{" + vectorDimText->value + "}");
+    if (!parsed || parsed->size() != 1)
+      return "index_vector_dim is not an integer";
+    indexVectorDim = (*parsed)[0];
+  }
+  if (indexVectorDim < 0 || indexVectorDim > indices.rank())
+    return "index_vector_dim " + std::to_string(indexVectorDim) +
+           " is out of range for start indices " + shapeText(indices);
+  if (!isSignedInteger(indices.type()) && !isUnsignedInteger(indices.type()))
+    return "start indices " + shapeText(indices) + " are not integers";
+  if (int64_t(sliceSizes->size()) != operand.rank())
+    return "slice_sizes has " + std::to_string(sliceSizes->size()) +
+           " sizes for an operand of rank " + std::to_string(operand.rank());
+  for (int64_t d = 0; d < operand.rank(); ++d)
+    if ((*sliceSizes)[d] < 0 || (*sliceSizes)[d] > operand.dim(d))
+      return "slice_sizes " + listText(*sliceSizes) + " do not fit in " +
+             shapeText(operand);
+  int64_t indexCount =
+      indexVectorDim == indices.rank() ? 1 : indices.dim(indexVectorDim);
+  if (int64_t(startIndexMap->size()) != indexCount)
+    return "start_index_map has " + std::to_string(startIndexMap->size()) +
+           " entries for " + std::to_string(indexCount) + " start indices";
+  if (auto problem = checkDimensionList(*startIndexMap, operand.rank(),
+                                        "start_index_map entry"))
+    return problem;
+  std::vector<int64_t> removed = *collapsed;
+  removed.insert(removed.end(), batching->begin(), batching->end());
+  if (auto problem = checkDimensionList(removed, operand.rank(),
+                                        "collapsed or batching dimension"))
+    return problem;
+  for (int64_t d : removed)
+    if ((*sliceSizes)[d] > 1)
+      return "collapsed dimension " + std::to_string(d) + " has slice size " +
+             std::to_string((*sliceSizes)[d]);
+  std::vector<int64_t> offsetSizes;
+  for (int64_t d = 0; d < operand.rank(); ++d)
+    if (std::find(removed.begin(), removed.end(), d) == removed.end())
+      offsetSizes.push_back((*sliceSizes)[d]);
+  std::vector<int64_t> batchSizes;
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != indexVectorDim)
+      batchSizes.push_back(indices.dim(d));
+  int64_t rank = int64_t(batchSizes.size() + offsetSizes.size());
+  if (offsetDims->size() != offsetSizes.size())
+    return "offset_dims has " + std::to_string(offsetDims->size()) +
+           " entries for " + std::to_string(offsetSizes.size()) +
+           " slice dimensions";
+  if (auto problem = checkDimensionList(*offsetDims, rank, "offset dimension"))
+    return problem;
+  if (!std::is_sorted(offsetDims->begin(), offsetDims->end()))
+    return "offset_dims " + listText(*offsetDims) + " are not sorted";
+  std::vector<int64_t> dims;
+  size_t nextOffset = 0, nextBatch = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(nextOffset < offsetDims->size() &&
+                           (*offsetDims)[nextOffset] == d
+                       ? offsetSizes[nextOffset++]
+                       : batchSizes[nextBatch++]);
+  return expectShape(instruction.shape(), Shape::array(operand.type(), dims));
+}
+
 ShapeProblem checkTuple(const Instruction &instruction) {
   std::vector<Shape> elements;
   for (const Instruction *operand : instruction.operands())
@@ -463,6 +553,12 @@ ShapeProblem checkShape(const Instruction &instruction,
     return std::nullopt;
   case Opcode::Dot:
     return checkDotShape(instruction);
+  case Opcode::Gather:
+    if (instruction.operandCount() != 2)
+      return std::nullopt; // the operand count is checked before
+    if (auto problem = needArrays(instruction))
+      return problem;
+    return checkGather(instruction);
   default:
     break;
   }

@@ -1,7 +1,7 @@
 // Shape inference for the verifier, after XLA's ShapeInference: the shape
 // each opcode gives for its operands and attributes, compared with the
 // declared one, and the attributes' ranges. Opcodes whose rules are not
-// modelled here (gather, scatter dimension numbers, convolution windows,
+// modelled here (scatter dimension numbers, convolution windows,
 // custom-call, collectives) pass.
 #ifndef RLOPT_SRC_GRAPH_IR_SHAPECHECK_H
 #define RLOPT_SRC_GRAPH_IR_SHAPECHECK_H
