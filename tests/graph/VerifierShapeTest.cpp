@@ -297,3 +297,34 @@ TEST(VerifierShape, GatherGivesTheShapeOfItsSlices) {
                           "index_vector_dim=1, slice_sizes={1,4}\n")),
             "t:6:3: collapsed dimension 1 has slice size 4");
 }
+
+TEST(VerifierShape, ScatterUpdatesAreWindowsOfTheInput) {
+  // torch-xla's KV-cache write: one [4, 64] window into row i of [8, 4, 64].
+  std::string write = std::string(kAdd) +
+                      "ENTRY e {\n"
+                      "  cache = f32[8,4,64] parameter(0)\n"
+                      "  i = s32[1] parameter(1)\n"
+                      "  row = f32[1,4,64] parameter(2)\n"
+                      "  ROOT s = f32[8,4,64] scatter(cache, i, row), "
+                      "update_window_dims={1,2}, inserted_window_dims={0}, "
+                      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                      "to_apply=add\n"
+                      "}\n";
+  EXPECT_EQ(errorOf(write), "parsed");
+  std::string wide = write;
+  wide.replace(wide.find("f32[1,4,64] parameter"), 11, "f32[1,4,65]");
+  EXPECT_EQ(errorOf(wide),
+            "t:13:3: update f32[1,4,65] dimension 2 is wider than the input's "
+            "dimension 2");
+  std::string uncovered = write;
+  uncovered.replace(uncovered.find("inserted_window_dims={0}"), 24,
+                    "inserted_window_dims={}");
+  EXPECT_EQ(errorOf(uncovered),
+            "t:13:3: update_window_dims {1,2} and the 0 inserted dimensions "
+            "do not cover the input's rank 3");
+  std::string twoRows = write;
+  twoRows.replace(twoRows.find("s32[1] parameter"), 6, "s32[2]");
+  EXPECT_EQ(errorOf(twoRows),
+            "t:13:3: update f32[1,4,64] dimension 0 does not match the "
+            "indices s32[2]");
+}

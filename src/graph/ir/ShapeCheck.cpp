@@ -23,6 +23,32 @@ ShapeProblem expectShape(const Shape &declared, const Shape &inferred) {
          shapeText(inferred);
 }
 
+Result<std::vector<int64_t>> intListOf(const Instruction &instruction,
+                                       const char *key) {
+  const Attribute *text = instruction.findAttribute(key);
+  auto values = parseIntList(text ? text->value : "{}");
+  if (!values)
+    return makeError(std::string(key) + ": " + values.error().message);
+  return values;
+}
+
+Result<int64_t> indexVectorDimOf(const Instruction &instruction,
+                                 const Shape &indices) {
+  int64_t dim = indices.rank();
+  if (const Attribute *text = instruction.findAttribute("index_vector_dim")) {
+    auto parsed = parseIntList("{" + text->value + "}");
+    if (!parsed || parsed->size() != 1)
+      return makeError("index_vector_dim is not an integer");
+    dim = (*parsed)[0];
+  }
+  if (dim < 0 || dim > indices.rank())
+    return makeError("index_vector_dim " + std::to_string(dim) +
+                     " is out of range for indices " + shapeText(indices));
+  if (!isSignedInteger(indices.type()) && !isUnsignedInteger(indices.type()))
+    return makeError("indices " + shapeText(indices) + " are not integers");
+  return dim;
+}
+
 ShapeProblem checkDimensionList(const std::vector<int64_t> &dims, int64_t rank,
                                 const std::string &what) {
   std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(rank, 0)));
@@ -345,45 +371,25 @@ ShapeProblem checkDynamicUpdateSlice(const Instruction &instruction) {
   return expectShape(instruction.shape(), operand);
 }
 
-/// The integer list attribute `key` ("{}" when absent).
-Result<std::vector<int64_t>> intList(const Instruction &instruction,
-                                     const char *key) {
-  const Attribute *text = instruction.findAttribute(key);
-  auto values = parseIntList(text ? text->value : "{}");
-  if (!values)
-    return makeError(std::string(key) + ": " + values.error().message);
-  return values;
-}
-
 /// XLA's gather shape: the batch dimensions of the start indices (all but
 /// index_vector_dim) with the slice's sizes, less its collapsed and batching
 /// dimensions, placed at offset_dims.
 ShapeProblem checkGather(const Instruction &instruction) {
   const Shape &operand = instruction.operand(0)->shape();
   const Shape &indices = instruction.operand(1)->shape();
-  auto offsetDims = intList(instruction, "offset_dims");
-  auto collapsed = intList(instruction, "collapsed_slice_dims");
-  auto batching = intList(instruction, "operand_batching_dims");
-  auto startIndexMap = intList(instruction, "start_index_map");
-  auto sliceSizes = intList(instruction, "slice_sizes");
+  auto offsetDims = intListOf(instruction, "offset_dims");
+  auto collapsed = intListOf(instruction, "collapsed_slice_dims");
+  auto batching = intListOf(instruction, "operand_batching_dims");
+  auto startIndexMap = intListOf(instruction, "start_index_map");
+  auto sliceSizes = intListOf(instruction, "slice_sizes");
   for (const auto *list :
        {&offsetDims, &collapsed, &batching, &startIndexMap, &sliceSizes})
     if (!*list)
       return list->error().message;
-  const Attribute *vectorDimText =
-      instruction.findAttribute("index_vector_dim");
-  int64_t indexVectorDim = indices.rank();
-  if (vectorDimText) {
-    auto parsed = parseIntList("{" + vectorDimText->value + "}");
-    if (!parsed || parsed->size() != 1)
-      return "index_vector_dim is not an integer";
-    indexVectorDim = (*parsed)[0];
-  }
-  if (indexVectorDim < 0 || indexVectorDim > indices.rank())
-    return "index_vector_dim " + std::to_string(indexVectorDim) +
-           " is out of range for start indices " + shapeText(indices);
-  if (!isSignedInteger(indices.type()) && !isUnsignedInteger(indices.type()))
-    return "start indices " + shapeText(indices) + " are not integers";
+  auto vectorDim = indexVectorDimOf(instruction, indices);
+  if (!vectorDim)
+    return vectorDim.error().message;
+  int64_t indexVectorDim = *vectorDim;
   if (int64_t(sliceSizes->size()) != operand.rank())
     return "slice_sizes has " + std::to_string(sliceSizes->size()) +
            " sizes for an operand of rank " + std::to_string(operand.rank());

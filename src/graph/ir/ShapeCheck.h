@@ -1,8 +1,7 @@
 // Shape inference for the verifier, after XLA's ShapeInference: the shape
 // each opcode gives for its operands and attributes, compared with the
 // declared one, and the attributes' ranges. Opcodes whose rules are not
-// modelled here (scatter dimension numbers, convolution windows,
-// custom-call, collectives) pass.
+// modelled here (convolution windows, custom-call, collectives) pass.
 #ifndef RLOPT_SRC_GRAPH_IR_SHAPECHECK_H
 #define RLOPT_SRC_GRAPH_IR_SHAPECHECK_H
 
@@ -48,6 +47,13 @@ std::string shapeText(const Shape &shape);
 std::string listText(const std::vector<int64_t> &values);
 /// "shape X differs from the inferred Y" when `declared` is not `inferred`.
 ShapeProblem expectShape(const Shape &declared, const Shape &inferred);
+/// The integer list attribute `key` ("{}" when absent).
+Result<std::vector<int64_t>> intListOf(const Instruction &instruction,
+                                       const char *key);
+/// The index_vector_dim of a gather or scatter reading `indices` (their
+/// rank when absent), checked to be in range and the indices integers.
+Result<int64_t> indexVectorDimOf(const Instruction &instruction,
+                                 const Shape &indices);
 /// The first of `dims` outside [0, rank) or repeated, as a message about
 /// `what` ("reduce dimension"), or nothing.
 ShapeProblem checkDimensionList(const std::vector<int64_t> &dims, int64_t rank,

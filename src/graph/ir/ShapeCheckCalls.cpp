@@ -319,6 +319,76 @@ ShapeProblem checkAllReduce(const Instruction &instruction,
   return expectShape(instruction.shape(), resultOf(std::move(inputs)));
 }
 
+/// XLA's scatter dimension numbers for an input of `input`'s shape: each
+/// update is a window over the input's dimensions that are not inserted,
+/// at most their size, and scatter dimensions matching the indices' batch.
+ShapeProblem checkScatterDims(const Instruction &instruction,
+                              const Shape &input, const Shape &indices,
+                              const Shape &update) {
+  auto windowDims = intListOf(instruction, "update_window_dims");
+  auto inserted = intListOf(instruction, "inserted_window_dims");
+  auto batching = intListOf(instruction, "input_batching_dims");
+  auto toOperand = intListOf(instruction, "scatter_dims_to_operand_dims");
+  for (const auto *list : {&windowDims, &inserted, &batching, &toOperand})
+    if (!*list)
+      return list->error().message;
+  auto vectorDim = indexVectorDimOf(instruction, indices);
+  if (!vectorDim)
+    return vectorDim.error().message;
+  int64_t indexCount =
+      *vectorDim == indices.rank() ? 1 : indices.dim(*vectorDim);
+  if (int64_t(toOperand->size()) != indexCount)
+    return "scatter_dims_to_operand_dims has " +
+           std::to_string(toOperand->size()) + " entries for " +
+           std::to_string(indexCount) + " indices";
+  if (auto problem = checkDimensionList(*toOperand, input.rank(),
+                                        "scatter_dims_to_operand_dims entry"))
+    return problem;
+  std::vector<int64_t> removed = *inserted;
+  removed.insert(removed.end(), batching->begin(), batching->end());
+  if (auto problem = checkDimensionList(removed, input.rank(),
+                                        "inserted or batching dimension"))
+    return problem;
+  if (windowDims->size() + removed.size() != size_t(input.rank()))
+    return "update_window_dims " + listText(*windowDims) + " and the " +
+           std::to_string(removed.size()) +
+           " inserted dimensions do not cover the input's rank " +
+           std::to_string(input.rank());
+  if (auto problem =
+          checkDimensionList(*windowDims, update.rank(), "update window dim"))
+    return problem;
+  if (!std::is_sorted(windowDims->begin(), windowDims->end()))
+    return "update_window_dims " + listText(*windowDims) + " are not sorted";
+  std::vector<int64_t> batch;
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != *vectorDim)
+      batch.push_back(indices.dim(d));
+  if (size_t(update.rank()) != windowDims->size() + batch.size())
+    return "update " + shapeText(update) + " has rank " +
+           std::to_string(update.rank()) + ", not " +
+           std::to_string(windowDims->size() + batch.size()) +
+           " (window and scatter dimensions)";
+  size_t nextWindow = 0, nextBatch = 0;
+  int64_t inputDim = 0;
+  for (int64_t d = 0; d < update.rank(); ++d) {
+    if (nextWindow < windowDims->size() && (*windowDims)[nextWindow] == d) {
+      ++nextWindow;
+      while (std::find(removed.begin(), removed.end(), inputDim) !=
+             removed.end())
+        ++inputDim;
+      if (update.dim(d) > input.dim(inputDim))
+        return "update " + shapeText(update) + " dimension " +
+               std::to_string(d) + " is wider than the input's dimension " +
+               std::to_string(inputDim);
+      ++inputDim;
+    } else if (update.dim(d) != batch[nextBatch++]) {
+      return "update " + shapeText(update) + " dimension " + std::to_string(d) +
+             " does not match the indices " + shapeText(indices);
+    }
+  }
+  return std::nullopt;
+}
+
 ShapeProblem checkScatter(const Instruction &instruction,
                           Signatures &signatures) {
   size_t count = instruction.operandCount();
@@ -334,6 +404,13 @@ ShapeProblem checkScatter(const Instruction &instruction,
     if (!updates[i].isArray())
       return "update " + std::to_string(i) + " is " + shapeText(updates[i]) +
              ", not an array";
+  const Shape &indices = instruction.operand(n)->shape();
+  if (!indices.isArray())
+    return "indices " + shapeText(indices) + " are not an array";
+  for (size_t i = 0; i < n; ++i)
+    if (auto problem =
+            checkScatterDims(instruction, inputs[i], indices, updates[i]))
+      return problem;
   if (auto problem = checkReducer(signatures, "to_apply",
                                   *instruction.calledComputation("to_apply"),
                                   elementTypes(inputs), elementTypes(updates)))
