@@ -316,11 +316,12 @@ std::vector<BenchmarkSpec> generateOpSuite(const OpSuiteOptions &options) {
   const std::vector<std::string> &classes = opSuiteClasses();
   std::vector<std::vector<Candidate>> byClass(classes.size());
   std::set<std::string> seen;
-  const std::vector<Layer> table =
-      options.randomShapes
-          ? detail::jitteredLayers(detail::layerTable(), kShapeVariants,
-                                   options.seed ^ kShapeStream)
-          : detail::layerTable();
+  std::vector<Layer> jittered;
+  if (options.randomShapes)
+    jittered = detail::jitteredLayers(detail::layerTable(), kShapeVariants,
+                                      options.seed ^ kShapeStream);
+  const std::vector<Layer> &table =
+      options.randomShapes ? jittered : detail::layerTable();
   for (size_t i = 0; i < table.size(); ++i) {
     Candidate c = makeCandidate(table[i], options.scale);
     // Scaling can make two layers the same program; keep the first.

@@ -32,21 +32,28 @@ Result<std::vector<int64_t>> intListOf(const Instruction &instruction,
   return values;
 }
 
-Result<int64_t> indexVectorDimOf(const Instruction &instruction,
-                                 const Shape &indices) {
-  int64_t dim = indices.rank();
+Result<IndexDims> indexDimsOf(const Instruction &instruction,
+                              const Shape &indices) {
+  IndexDims dims;
+  int64_t vectorDim = indices.rank();
   if (const Attribute *text = instruction.findAttribute("index_vector_dim")) {
     auto parsed = parseIntList("{" + text->value + "}");
     if (!parsed || parsed->size() != 1)
       return makeError("index_vector_dim is not an integer");
-    dim = (*parsed)[0];
+    vectorDim = (*parsed)[0];
   }
-  if (dim < 0 || dim > indices.rank())
-    return makeError("index_vector_dim " + std::to_string(dim) +
+  if (vectorDim < 0 || vectorDim > indices.rank())
+    return makeError("index_vector_dim " + std::to_string(vectorDim) +
                      " is out of range for indices " + shapeText(indices));
   if (!isSignedInteger(indices.type()) && !isUnsignedInteger(indices.type()))
     return makeError("indices " + shapeText(indices) + " are not integers");
-  return dim;
+  for (int64_t d = 0; d < indices.rank(); ++d) {
+    if (d == vectorDim)
+      dims.count = indices.dim(d);
+    else
+      dims.batch.push_back(indices.dim(d));
+  }
+  return dims;
 }
 
 ShapeProblem checkDimensionList(const std::vector<int64_t> &dims, int64_t rank,
@@ -342,10 +349,9 @@ ShapeProblem checkDynamicSlice(const Instruction &instruction) {
   const Shape &operand = instruction.operand(0)->shape();
   if (auto problem = checkStartIndices(instruction, 1, operand.rank()))
     return problem;
-  const Attribute *sizesText = instruction.findAttribute("dynamic_slice_sizes");
-  auto sizes = parseIntList(sizesText ? sizesText->value : "{}");
+  auto sizes = intListOf(instruction, "dynamic_slice_sizes");
   if (!sizes)
-    return "dynamic_slice_sizes: " + sizes.error().message;
+    return sizes.error().message;
   if (int64_t(sizes->size()) != operand.rank())
     return "dynamic_slice_sizes has " + std::to_string(sizes->size()) +
            " sizes for an operand of rank " + std::to_string(operand.rank());
@@ -386,10 +392,9 @@ ShapeProblem checkGather(const Instruction &instruction) {
        {&offsetDims, &collapsed, &batching, &startIndexMap, &sliceSizes})
     if (!*list)
       return list->error().message;
-  auto vectorDim = indexVectorDimOf(instruction, indices);
-  if (!vectorDim)
-    return vectorDim.error().message;
-  int64_t indexVectorDim = *vectorDim;
+  auto indexDims = indexDimsOf(instruction, indices);
+  if (!indexDims)
+    return indexDims.error().message;
   if (int64_t(sliceSizes->size()) != operand.rank())
     return "slice_sizes has " + std::to_string(sliceSizes->size()) +
            " sizes for an operand of rank " + std::to_string(operand.rank());
@@ -397,11 +402,10 @@ ShapeProblem checkGather(const Instruction &instruction) {
     if ((*sliceSizes)[d] < 0 || (*sliceSizes)[d] > operand.dim(d))
       return "slice_sizes " + listText(*sliceSizes) + " do not fit in " +
              shapeText(operand);
-  int64_t indexCount =
-      indexVectorDim == indices.rank() ? 1 : indices.dim(indexVectorDim);
-  if (int64_t(startIndexMap->size()) != indexCount)
+  if (int64_t(startIndexMap->size()) != indexDims->count)
     return "start_index_map has " + std::to_string(startIndexMap->size()) +
-           " entries for " + std::to_string(indexCount) + " start indices";
+           " entries for " + std::to_string(indexDims->count) +
+           " start indices";
   if (auto problem = checkDimensionList(*startIndexMap, operand.rank(),
                                         "start_index_map entry"))
     return problem;
@@ -418,10 +422,7 @@ ShapeProblem checkGather(const Instruction &instruction) {
   for (int64_t d = 0; d < operand.rank(); ++d)
     if (std::find(removed.begin(), removed.end(), d) == removed.end())
       offsetSizes.push_back((*sliceSizes)[d]);
-  std::vector<int64_t> batchSizes;
-  for (int64_t d = 0; d < indices.rank(); ++d)
-    if (d != indexVectorDim)
-      batchSizes.push_back(indices.dim(d));
+  const std::vector<int64_t> &batchSizes = indexDims->batch;
   int64_t rank = int64_t(batchSizes.size() + offsetSizes.size());
   if (offsetDims->size() != offsetSizes.size())
     return "offset_dims has " + std::to_string(offsetDims->size()) +

@@ -50,10 +50,16 @@ ShapeProblem expectShape(const Shape &declared, const Shape &inferred);
 /// The integer list attribute `key` ("{}" when absent).
 Result<std::vector<int64_t>> intListOf(const Instruction &instruction,
                                        const char *key);
-/// The index_vector_dim of a gather or scatter reading `indices` (their
-/// rank when absent), checked to be in range and the indices integers.
-Result<int64_t> indexVectorDimOf(const Instruction &instruction,
-                                 const Shape &indices);
+/// How a gather's or scatter's indices are read: the number of indices per
+/// point (the size of index_vector_dim, 1 when that is the indices' rank)
+/// and the sizes of the other (batch) dimensions.
+struct IndexDims {
+  int64_t count = 1;
+  std::vector<int64_t> batch;
+};
+/// IndexDims of `indices`, checked: index_vector_dim in range, integers.
+Result<IndexDims> indexDimsOf(const Instruction &instruction,
+                              const Shape &indices);
 /// The first of `dims` outside [0, rank) or repeated, as a message about
 /// `what` ("reduce dimension"), or nothing.
 ShapeProblem checkDimensionList(const std::vector<int64_t> &dims, int64_t rank,

@@ -332,15 +332,13 @@ ShapeProblem checkScatterDims(const Instruction &instruction,
   for (const auto *list : {&windowDims, &inserted, &batching, &toOperand})
     if (!*list)
       return list->error().message;
-  auto vectorDim = indexVectorDimOf(instruction, indices);
-  if (!vectorDim)
-    return vectorDim.error().message;
-  int64_t indexCount =
-      *vectorDim == indices.rank() ? 1 : indices.dim(*vectorDim);
-  if (int64_t(toOperand->size()) != indexCount)
+  auto indexDims = indexDimsOf(instruction, indices);
+  if (!indexDims)
+    return indexDims.error().message;
+  if (int64_t(toOperand->size()) != indexDims->count)
     return "scatter_dims_to_operand_dims has " +
            std::to_string(toOperand->size()) + " entries for " +
-           std::to_string(indexCount) + " indices";
+           std::to_string(indexDims->count) + " indices";
   if (auto problem = checkDimensionList(*toOperand, input.rank(),
                                         "scatter_dims_to_operand_dims entry"))
     return problem;
@@ -359,10 +357,7 @@ ShapeProblem checkScatterDims(const Instruction &instruction,
     return problem;
   if (!std::is_sorted(windowDims->begin(), windowDims->end()))
     return "update_window_dims " + listText(*windowDims) + " are not sorted";
-  std::vector<int64_t> batch;
-  for (int64_t d = 0; d < indices.rank(); ++d)
-    if (d != *vectorDim)
-      batch.push_back(indices.dim(d));
+  const std::vector<int64_t> &batch = indexDims->batch;
   if (size_t(update.rank()) != windowDims->size() + batch.size())
     return "update " + shapeText(update) + " has rank " +
            std::to_string(update.rank()) + ", not " +
