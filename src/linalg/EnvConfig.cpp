@@ -76,6 +76,7 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
   }
   if (c.maxLoops < 1 || c.maxLoops > 16)
     return fail("max_loops: expected 1..16");
+  c.measure.transformLimits.maxLoops = c.maxLoops;
   if (c.tileSizes.empty() || c.tileSizes[0] != 0)
     return fail("tile_sizes: the first candidate must be 0 (untiled)");
   for (size_t i = 1; i < c.tileSizes.size(); ++i)

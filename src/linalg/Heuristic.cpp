@@ -75,6 +75,46 @@ static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
   return std::max<int64_t>(1, target.f32Lanes * 4 / elementBytes(op));
 }
 
+/// Packs the register tile `reg` (every reduction loop by 1), then tiles the
+/// packed op's outer loops by the cache tile `cache` in units of `reg`, and
+/// the register tile out of it.
+static bool schedulePacked(ScheduleState &state, unsigned index,
+                           const std::vector<int64_t> &cache,
+                           const std::vector<int64_t> &reg,
+                           std::vector<TransformStep> &steps) {
+  const OpState &op = state.ops[index];
+  unsigned n = op.numLoops();
+  std::vector<int64_t> pack(n, 0), outerCache(2 * n, 0), outerReg(2 * n, 0);
+  unsigned packed = 0;
+  for (unsigned l = 0; l < n; ++l)
+    if (op.isReduction[l] || reg[l] > 1) {
+      pack[l] = op.isReduction[l] ? 1 : reg[l];
+      ++packed;
+    }
+  for (unsigned l = 0; l < n; ++l) {
+    outerCache[l] = pack[l] ? std::max<int64_t>(1, cache[l] / pack[l]) : 1;
+    outerReg[l] = 1;
+  }
+  outerCache.resize(n + packed);
+  outerReg.resize(n + packed);
+  if (!tryStep(state, index, {"pack", pack}, steps))
+    return false;
+  tryStep(state, index, {"tile", outerCache}, steps);
+  tryStep(state, index, {"tile", outerReg}, steps);
+  tryStep(state, index, {"vectorize", {}}, steps);
+  return true;
+}
+
+/// Whether an input reads `loop` along a dimension other than its last:
+/// vectors along that loop would gather elements a row apart.
+static bool readsStrided(const OpState &op, unsigned loop) {
+  for (const AccessMatrix &load : op.info->loads)
+    for (size_t row = 0; row + 1 < load.size(); ++row)
+      if (load[row][loop] != 0)
+        return true;
+  return false;
+}
+
 /// Matmul-like ops: (batch..., i, j, k). The register tile holds rows x two
 /// vectors of accumulators, half the vector registers (the others hold the
 /// row of B and A's broadcasts): 8 x 32 on AVX-512, 4 x 16 on AVX2; its
@@ -86,8 +126,15 @@ static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
 /// a matrix-vector product (i, k), vectorized along the contiguous k, and a
 /// matmul with fewer rows of A than a register tile, which streams B row
 /// block by row block (k 8 deep, j whole).
+///
+/// When an input reads j along a strided dimension (B stored n x k, as a
+/// linear layer's weight is), the operands are packed first: B into k x 32
+/// panels, A into k x 8 ones; the packed op's outer loops take the cache
+/// tile in units of register tiles and its inner loops are the register
+/// tile.
 static void scheduleContraction(ScheduleState &state, unsigned index,
                                 const measure::CpuTarget &target, bool canPeel,
+                                bool canPack,
                                 std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
   int64_t lanes = lanesOf(op, target);
@@ -145,6 +192,9 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   for (unsigned l = 0; l < n; ++l)
     if (op.isReduction[l])
       cache[l] = divisorAtMost(op.ranges[l], depth);
+  if (canPack && reg[inner] % lanes == 0 && readsStrided(op, inner) &&
+      !op.peeled && schedulePacked(state, index, cache, reg, steps))
+    return;
   finish();
 }
 
@@ -292,7 +342,8 @@ Schedule heuristicSchedule(const Program &program,
     case OpClass::Matmul:
       scheduleContraction(
           state, index, options.target,
-          llvm::is_contained(options.extraTransformations, "peel"), steps);
+          llvm::is_contained(options.extraTransformations, "peel"),
+          llvm::is_contained(options.extraTransformations, "pack"), steps);
       break;
     case OpClass::Conv2d:
     case OpClass::Pooling:

@@ -352,18 +352,13 @@ static Result<nlohmann::json> parseReply(const Result<std::string> &reply) {
   return json;
 }
 
-Result<Measurement> measureSchedule(const Program &program,
-                                    const Schedule &schedule,
-                                    const MeasureOptions &options,
-                                    measure::Cache *cache) {
-  std::string script;
-  if (!schedule.empty()) {
-    auto built =
-        buildTransformScript(program, schedule, options.transformLimits);
-    if (!built)
-      return built.error();
-    script = *built;
-  }
+/// Measures `script` applied to the program; a cache row records
+/// `scheduleText`, the schedule the script was built from.
+static Result<Measurement> measureScript(const Program &program,
+                                         const std::string &script,
+                                         const std::string &scheduleText,
+                                         const MeasureOptions &options,
+                                         measure::Cache *cache) {
   auto worker = measure::Worker::spawn(
       [&](measure::WorkerChannel &channel) {
         return runWorker(channel, program, script, options);
@@ -402,7 +397,7 @@ Result<Measurement> measureSchedule(const Program &program,
     // What was measured, so that a cost model can learn from the row.
     std::string source = printed(*program.module);
     std::string sourceHash = hexHash(source);
-    (*reply)["schedule"] = schedule.str();
+    (*reply)["schedule"] = scheduleText;
     (*reply)["source"] = sourceHash;
     Status stored = cache->storeSource(sourceHash, source);
     if (stored)
@@ -411,6 +406,27 @@ Result<Measurement> measureSchedule(const Program &program,
       return stored.error();
   }
   return m;
+}
+
+Result<Measurement> measureSchedule(const Program &program,
+                                    const Schedule &schedule,
+                                    const MeasureOptions &options,
+                                    measure::Cache *cache) {
+  std::string script;
+  if (!schedule.empty()) {
+    auto built =
+        buildTransformScript(program, schedule, options.transformLimits);
+    if (!built)
+      return built.error();
+    script = *built;
+  }
+  return measureScript(program, script, schedule.str(), options, cache);
+}
+
+Result<Measurement> measureTransformScript(const Program &program,
+                                           const std::string &script,
+                                           const MeasureOptions &options) {
+  return measureScript(program, script, "", options, nullptr);
 }
 
 } // namespace rlopt::linalg

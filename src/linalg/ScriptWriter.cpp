@@ -25,12 +25,16 @@ std::string ScriptWriter::intList(const std::vector<int64_t> &values) {
 // Contractions become vector.contract, then outer products, which LLVM turns
 // into FMAs; accumulators are hoisted out of the reduction loop while still
 // on tensors (DESIGN.md, "Known MLIR 19 pitfalls").
-static const char *kVectorLowering =
+static const char *kVectorToContract =
     R"(    %func = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %func {
       transform.apply_patterns.vector.lower_masked_transfers
       transform.apply_patterns.vector.reduction_to_contract
-      transform.apply_patterns.vector.transfer_permutation_patterns
+)";
+static const char *kDropLeadingUnitDims =
+    "      transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n";
+static const char *kVectorLowering =
+    R"(      transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.canonicalization
     } : !transform.any_op
     transform.apply_patterns to %func {
@@ -43,7 +47,8 @@ static const char *kVectorLowering =
     transform.loop.hoist_loop_invariant_subsets %for_loops : !transform.any_op
 )";
 
-std::string ScriptWriter::finish(unsigned numOps, bool lowerVectors) const {
+std::string ScriptWriter::finish(unsigned numOps, bool lowerVectors,
+                                 bool dropLeadingUnitDims) const {
   std::string text = "module attributes {transform.with_named_sequence} {\n"
                      "  transform.named_sequence @__transform_main(%root: "
                      "!transform.any_op {transform.readonly}) {\n";
@@ -56,8 +61,12 @@ std::string ScriptWriter::finish(unsigned numOps, bool lowerVectors) const {
           anyOps(numOps) + "\n";
   for (const std::string &l : lines)
     text += "    " + l + "\n";
-  if (lowerVectors)
+  if (lowerVectors) {
+    text += kVectorToContract;
+    if (dropLeadingUnitDims)
+      text += kDropLeadingUnitDims;
     text += kVectorLowering;
+  }
   text += "    transform.yield\n  }\n}\n";
   return text;
 }

@@ -14,6 +14,7 @@ Transformation img2colTransformation();
 Transformation stopTransformation();
 Transformation splitReductionTransformation();
 Transformation peelTransformation();
+Transformation packTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
@@ -27,6 +28,7 @@ const std::vector<Transformation> &transformations() {
       // Opt-in (EnvConfig::extraTransformations):
       splitReductionTransformation(),
       peelTransformation(),
+      packTransformation(),
   };
   return all;
 }
@@ -93,7 +95,7 @@ ScheduleState::ScheduleState(const std::vector<OpInfo> &infos,
 }
 
 std::string ScheduleState::transformScript() const {
-  return script.finish(ops.size(), lowerVectors);
+  return script.finish(ops.size(), lowerVectors, dropLeadingUnitDims);
 }
 
 std::vector<int64_t> tiledRanges(const OpState &op,

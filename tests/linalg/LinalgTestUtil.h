@@ -4,6 +4,7 @@
 #define RLOPT_TESTS_LINALG_LINALGTESTUTIL_H
 
 #include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/Measurement.h"
 #include "rlopt/linalg/Program.h"
 
@@ -80,6 +81,28 @@ inline void expectMeasuresCorrectOnOneAndTwoThreads(const FixtureSchedule &c) {
     EXPECT_TRUE(measured->correct) << "max abs error " << measured->maxAbsError
                                    << " with " << threads << " threads";
   }
+}
+
+/// A CPU with `registers` vector registers of `lanes` floats and a 1 MiB L2.
+inline measure::CpuTarget cpu(int lanes, int registers) {
+  measure::CpuTarget target;
+  target.f32Lanes = lanes;
+  target.vectorRegisters = registers;
+  target.l2Bytes = 1 << 20;
+  return target;
+}
+
+/// The heuristic's schedule of fixture `name` for `target`, with the
+/// opt-in transformations `extras`.
+inline std::string heuristicText(const std::string &name,
+                                 const measure::CpuTarget &target,
+                                 std::vector<std::string> extras) {
+  auto program = loadFixture(name);
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  HeuristicOptions options;
+  options.target = target;
+  options.extraTransformations = std::move(extras);
+  return heuristicSchedule(*program, options).str();
 }
 
 } // namespace rlopt::linalg::testing

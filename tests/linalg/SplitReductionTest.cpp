@@ -44,25 +44,6 @@ std::string refusal(const std::string &name, const std::string &schedule) {
   return applied.status ? "" : applied.status.error().message;
 }
 
-measure::CpuTarget cpu(int lanes, int registers) {
-  measure::CpuTarget target;
-  target.f32Lanes = lanes;
-  target.vectorRegisters = registers;
-  target.l2Bytes = 1 << 20;
-  return target;
-}
-
-std::string heuristicText(const std::string &name,
-                          const measure::CpuTarget &target,
-                          std::vector<std::string> extras) {
-  auto program = loadFixture(name);
-  EXPECT_TRUE(program.ok()) << program.error().message;
-  HeuristicOptions options;
-  options.target = target;
-  options.extraTransformations = std::move(extras);
-  return heuristicSchedule(*program, options).str();
-}
-
 EnvConfig quickEnvConfig(const std::string &cachePath) {
   EnvConfig config;
   config.measure = quickMeasureOptions(1);

@@ -190,3 +190,46 @@ TEST(MeasureCliTest, ForgedOrMalformedCacheRowsAreMeasuredAgain) {
 }
 
 } // namespace
+
+TEST(MeasureCliTest, TimesAHandWrittenTransformScriptUncached) {
+  // The script `apply --emit-transform` writes for a schedule measures the
+  // same program, correct, and leaves no cache behind.
+  ScratchDir scratch;
+  std::string script = (scratch / "schedule.transform.mlir").string();
+  RunResult applied =
+      runRlopt({"apply", fixturePath("matmul"), "--schedule",
+                "op1: tile(16,16,16) vectorize", "-o",
+                (scratch / "out.mlir").string(), "--emit-transform", script},
+               scratch.path());
+  ASSERT_EQ(applied.exitCode, 0) << applied.err;
+  std::string db = (scratch / "measurements.sqlite").string();
+  RunResult run = runRlopt({"measure", fixturePath("matmul"), "--transform",
+                            script, "--db", db, "--json", "--repetitions", "1"},
+                           scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  nlohmann::json json = parseJson(run);
+  EXPECT_EQ(json["correct"], true);
+  EXPECT_EQ(json["cached"], false);
+  EXPECT_FALSE(json.contains("schedule"));
+  EXPECT_FALSE(fs::exists(db));
+
+  // A script that is not one fails in one line, naming what.
+  writeFile(scratch / "broken.mlir", "module { this is not MLIR");
+  RunResult broken = runRlopt({"measure", fixturePath("matmul"), "--transform",
+                               (scratch / "broken.mlir").string()},
+                              scratch.path());
+  EXPECT_EQ(broken.exitCode, 1) << broken.err;
+  EXPECT_NE(broken.err.find("transform script does not parse"),
+            std::string::npos)
+      << broken.err;
+  RunResult both = runRlopt({"measure", fixturePath("matmul"), "--transform",
+                             script, "--schedule", "op1: stop"},
+                            scratch.path());
+  EXPECT_EQ(both.exitCode, 2);
+  EXPECT_NE(both.err.find("exclude each other"), std::string::npos) << both.err;
+  RunResult missing = runRlopt({"measure", fixturePath("matmul"), "--transform",
+                                (scratch / "nowhere.mlir").string()},
+                               scratch.path());
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_NE(missing.err.find("nowhere.mlir"), std::string::npos) << missing.err;
+}

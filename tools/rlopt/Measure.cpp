@@ -1,7 +1,9 @@
-// rlopt measure FILE [--schedule S] [--threads N] [--json] [--db PATH]
+// rlopt measure FILE [--schedule S | --heuristic | --transform T] [--threads N]
+//               [--json] [--db PATH]
 #include "Args.h"
 #include "Commands.h"
 
+#include "rlopt/core/File.h"
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/Heuristic.h"
@@ -13,7 +15,8 @@
 namespace rlopt::tool {
 
 int runMeasure(int argc, char **argv) {
-  Args args({"schedule", "threads", "db", "seed", "timeout", "repetitions"},
+  Args args({"schedule", "transform", "threads", "db", "seed", "timeout",
+             "repetitions"},
             {"json", "no-cache", "heuristic"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("measure: " + *error);
@@ -29,14 +32,24 @@ int runMeasure(int argc, char **argv) {
   if (!error.empty())
     return fail("measure: " + error);
 
-  if (args.has("heuristic") && args.has("schedule"))
-    return fail("measure: --heuristic and --schedule exclude each other");
+  if (args.has("heuristic") + args.has("schedule") + args.has("transform") > 1)
+    return fail("measure: --heuristic, --schedule and --transform exclude "
+                "each other");
   auto schedule = linalg::parseSchedule(args.get("schedule"));
   if (!schedule)
     return fail(schedule.error().message);
 
+  // A hand-written transform script is timed as it is, uncached.
+  std::string transformScript;
+  if (args.has("transform")) {
+    auto text = readRegularFile(args.get("transform"));
+    if (!text)
+      return fail("measure: --transform: " + text.error().message);
+    transformScript = *text;
+  }
+
   std::unique_ptr<measure::Cache> cache;
-  if (!args.has("no-cache")) {
+  if (!args.has("no-cache") && !args.has("transform")) {
     auto opened = args.has("db") ? measure::Cache::open(args.get("db"))
                                  : measure::Cache::openOrDefault("");
     if (!opened)
@@ -61,16 +74,22 @@ int runMeasure(int argc, char **argv) {
     return fail(program->path + ": " + script.error().message);
 
   auto result =
-      linalg::measureSchedule(*program, *schedule, options, cache.get());
+      args.has("transform")
+          ? linalg::measureTransformScript(*program, transformScript, options)
+          : linalg::measureSchedule(*program, *schedule, options, cache.get());
   if (!result)
     return fail(program->path + ": " + result.error().message, ExitFailure);
   const linalg::Measurement &m = *result;
   if (args.has("json")) {
     nlohmann::json json = m.toJson();
-    json["schedule"] = schedule->str();
+    if (!args.has("transform"))
+      json["schedule"] = schedule->str();
     std::cout << json.dump(2) << "\n";
   } else {
-    std::printf("schedule   %s\n", schedule->str().c_str());
+    if (args.has("transform"))
+      std::printf("transform  %s\n", args.get("transform").c_str());
+    else
+      std::printf("schedule   %s\n", schedule->str().c_str());
     std::printf("baseline   %10.3f ms  (spread %.1f%%)\n", m.baselineMs,
                 100 * m.baselineSpread);
     std::printf("candidate  %10.3f ms  (spread %.1f%%)\n", m.candidateMs,

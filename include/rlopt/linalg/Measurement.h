@@ -54,6 +54,13 @@ Result<Measurement> measureSchedule(const Program &program,
                                     const MeasureOptions &options,
                                     measure::Cache *cache = nullptr);
 
+/// The same for a hand-written transform-dialect script (an entry point
+/// @__transform_main, as `rlopt apply --emit-transform` writes), uncached:
+/// the cache's rows name the schedule a cost model learns from.
+Result<Measurement> measureTransformScript(const Program &program,
+                                           const std::string &script,
+                                           const MeasureOptions &options);
+
 } // namespace rlopt::linalg
 
 #endif

@@ -20,8 +20,10 @@ public:
   static std::string intList(const std::vector<int64_t> &values);
 
   /// The complete module with `__transform_main`; `numOps` handles are
-  /// split from one match over all Linalg ops.
-  std::string finish(unsigned numOps, bool lowerVectors) const;
+  /// split from one match over all Linalg ops. `dropLeadingUnitDims`
+  /// strips vectors' leading unit dimensions before contractions lower.
+  std::string finish(unsigned numOps, bool lowerVectors,
+                     bool dropLeadingUnitDims = false) const;
 
 private:
   std::vector<std::string> lines;

@@ -17,6 +17,9 @@ struct TransformLimits {
   /// Largest vector (product of the op's ranges) vectorize may create:
   /// bigger vectors blow up compile time without running faster.
   int64_t maxVectorElements = 4096;
+  /// Loop levels an op may have (the action heads' max_loops): pack adds
+  /// loops.
+  unsigned maxLoops = 8;
 };
 
 /// One op's loop nest as the schedule so far has left it.
@@ -34,6 +37,7 @@ struct OpState {
   bool vectorized = false;
   bool img2col = false;
   bool splitReduction = false;
+  bool packed = false; ///< operands copied into tiled layouts
   bool peeled = false; ///< the handle holds a main part and remainders
   bool stopped = false;
   int fusedInto = -1;       ///< consumer op index after fusion
@@ -52,6 +56,7 @@ struct ScheduleState {
   ScriptWriter script;
   TransformLimits limits;
   bool lowerVectors = false;
+  bool dropLeadingUnitDims = false;
 
   /// The transform-dialect module for everything applied so far.
   std::string transformScript() const;

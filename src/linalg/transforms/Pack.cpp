@@ -1,0 +1,347 @@
+// pack(s0, ..., sn-1): data tiling. Loop i is split into an outer loop of
+// range/s_i and an inner loop of s_i (0 = not packed), and every operand is
+// copied once into a tiled layout whose inner tiles are the s_i blocks, as
+// IREE's data tiling and linalg.mmt4d do. An input's tiles come reduction
+// dimensions first (a k x n panel of B, a k x m panel of A: one row per step
+// of the outer-product kernel), and its outer dimensions reduction last, so
+// the panels one register tile reads across the reduction are contiguous
+// instead of a row stride apart. The result is unpacked once at the end.
+// The op becomes a linalg.generic over (outer loops..., inner loops...),
+// which the later steps tile and vectorize; packing is its first step.
+#include "rlopt/linalg/Transformation.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <algorithm>
+
+namespace rlopt::linalg {
+
+static unsigned packedCount(const std::vector<int64_t> &sizes) {
+  return std::count_if(sizes.begin(), sizes.end(),
+                       [](int64_t s) { return s != 0; });
+}
+
+static std::optional<std::string> check(const ScheduleState &state,
+                                        unsigned index,
+                                        const std::vector<int64_t> &sizes) {
+  const OpState &op = state.ops[index];
+  if (!op.history.empty() || op.fusedInto >= 0)
+    return std::string("pack must be the op's first transformation");
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  if (linalgOp.getNumDpsInits() != 1 || linalgOp->getNumResults() != 1)
+    return std::string("the op needs exactly one result");
+  // Packing reads each operand dimension as one loop.
+  if (!linalgOp.hasOnlyProjectedPermutations())
+    return std::string("the op's indexing maps are not projected "
+                       "permutations (a convolution window)");
+  bool blocks = false;
+  for (unsigned l = 0; l < sizes.size(); ++l) {
+    if (sizes[l] == 0)
+      continue;
+    if (sizes[l] < 0 || sizes[l] > op.ranges[l] || op.ranges[l] % sizes[l] != 0)
+      return "the size for loop " + std::to_string(l) +
+             " must divide its range (" + std::to_string(op.ranges[l]) + ")";
+    blocks |= sizes[l] > 1;
+  }
+  if (!blocks)
+    return std::string("no size above 1: nothing to pack");
+  if (op.numLoops() + packedCount(sizes) > state.limits.maxLoops)
+    return "packing makes " +
+           std::to_string(op.numLoops() + packedCount(sizes)) +
+           " loops, above max_loops (" + std::to_string(state.limits.maxLoops) +
+           ")";
+  return std::nullopt;
+}
+
+/// `new[i] = old[perm[i]]`, as pack_transpose reads its permutations.
+static bool isIdentity(const std::vector<int64_t> &perm) {
+  for (size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != int64_t(i))
+      return false;
+  return true;
+}
+
+/// The layout of input `operand` after packing: outer dimensions with the
+/// reduction ones last, inner tiles with the reduction ones first, each
+/// group in the operand's own order. Permutations relative to the layout
+/// the pack op writes (outer dimensions in operand order, inner tiles in
+/// loop order).
+static void inputLayout(const OpState &op, mlir::AffineMap map,
+                        const std::vector<int64_t> &sizes,
+                        std::vector<int64_t> &outerPerm,
+                        std::vector<int64_t> &innerPerm) {
+  std::vector<unsigned> loopOfDim;
+  for (unsigned d = 0; d < map.getNumResults(); ++d)
+    loopOfDim.push_back(map.getDimPosition(d));
+  auto reduces = [&](unsigned d) { return op.isReduction[loopOfDim[d]]; };
+  outerPerm.clear();
+  for (int pass = 0; pass < 2; ++pass)
+    for (unsigned d = 0; d < loopOfDim.size(); ++d)
+      if (reduces(d) == (pass == 1))
+        outerPerm.push_back(d);
+  // Packed dimensions in the order the pack op lays out their tiles.
+  std::vector<unsigned> byLoop;
+  for (unsigned d = 0; d < loopOfDim.size(); ++d)
+    if (sizes[loopOfDim[d]] != 0)
+      byLoop.push_back(d);
+  std::sort(byLoop.begin(), byLoop.end(), [&](unsigned a, unsigned b) {
+    return loopOfDim[a] < loopOfDim[b];
+  });
+  innerPerm.clear();
+  for (int pass = 0; pass < 2; ++pass)
+    for (unsigned d = 0; d < loopOfDim.size(); ++d)
+      if (sizes[loopOfDim[d]] != 0 && reduces(d) == (pass == 0))
+        innerPerm.push_back(std::find(byLoop.begin(), byLoop.end(), d) -
+                            byLoop.begin());
+}
+
+/// Tiles a transpose written by lowering a pack or an unpack to one vector
+/// per step: its output's last dimension whole, and 8 of the dimension its
+/// input reads contiguously, so the copy moves whole vectors.
+static void vectorizeTranspose(ScheduleState &state, const std::string &handle,
+                               const std::vector<int64_t> &outputShape,
+                               const std::vector<int64_t> &permutation) {
+  unsigned rank = outputShape.size();
+  std::vector<int64_t> tile(rank, 1);
+  tile[rank - 1] = 0;
+  // Output dimension i reads input dimension permutation[i]; find the one
+  // that reads the input's last non-unit dimension.
+  std::vector<int64_t> inputShape(rank);
+  for (unsigned i = 0; i < rank; ++i)
+    inputShape[permutation[i]] = outputShape[i];
+  int64_t contiguous = rank - 1;
+  while (contiguous > 0 && inputShape[contiguous] == 1)
+    --contiguous;
+  for (unsigned i = 0; i + 1 < rank; ++i)
+    if (permutation[i] == contiguous && outputShape[i] > 1) {
+      int64_t block = 8;
+      while (block > 1 && outputShape[i] % block != 0)
+        block /= 2;
+      tile[i] = block;
+    }
+  int64_t elements = outputShape[rank - 1];
+  for (unsigned i = 0; i + 1 < rank; ++i)
+    elements *= tile[i];
+  if (elements > state.limits.maxVectorElements)
+    return; // left to the scalar loops
+  unsigned loops =
+      std::count_if(tile.begin(), tile.end(), [](int64_t s) { return s != 0; });
+  std::string tiled = state.script.fresh("pack_copy");
+  std::string forLoops = state.script.fresh("pack_copy_for");
+  state.script.line(tiled + ", " + forLoops + ":" + std::to_string(loops) +
+                    " = transform.structured.tile_using_for " + handle +
+                    " tile_sizes " + ScriptWriter::intList(tile) +
+                    " : (!transform.op<\"linalg.transpose\">) -> " +
+                    ScriptWriter::anyOps(loops + 1));
+  state.script.line("transform.structured.vectorize " + tiled +
+                    " : !transform.any_op");
+}
+
+/// The shape an operand takes after packing and its transposition.
+static std::vector<int64_t> packedShape(const OpState &op, mlir::AffineMap map,
+                                        const std::vector<int64_t> &sizes,
+                                        const std::vector<int64_t> &outerPerm,
+                                        const std::vector<int64_t> &innerPerm) {
+  std::vector<int64_t> outer, inner;
+  for (unsigned d = 0; d < map.getNumResults(); ++d) {
+    unsigned l = map.getDimPosition(d);
+    outer.push_back(sizes[l] ? op.ranges[l] / sizes[l] : op.ranges[l]);
+  }
+  std::vector<std::pair<unsigned, int64_t>> byLoop; // (loop, size)
+  for (unsigned d = 0; d < map.getNumResults(); ++d) {
+    unsigned l = map.getDimPosition(d);
+    if (sizes[l])
+      byLoop.push_back({l, sizes[l]});
+  }
+  std::sort(byLoop.begin(), byLoop.end());
+  std::vector<int64_t> shape;
+  for (int64_t d : outerPerm)
+    shape.push_back(outer[d]);
+  for (int64_t i : innerPerm)
+    shape.push_back(byLoop[i].second);
+  return shape;
+}
+
+/// The permutation the transpose of a lowered pack applies: its input is
+/// the operand with every packed dimension expanded to (outer, inner), in
+/// operand order; its output the packed layout.
+static std::vector<int64_t>
+packTransposePermutation(mlir::AffineMap map, const std::vector<int64_t> &sizes,
+                         const std::vector<int64_t> &outerPerm,
+                         const std::vector<int64_t> &innerPerm) {
+  unsigned dims = map.getNumResults();
+  std::vector<int64_t> outerPos(dims), innerPos(dims, -1);
+  std::vector<std::pair<unsigned, unsigned>> byLoop; // (loop, dim)
+  int64_t position = 0;
+  for (unsigned d = 0; d < dims; ++d) {
+    outerPos[d] = position++;
+    if (sizes[map.getDimPosition(d)]) {
+      innerPos[d] = position++;
+      byLoop.push_back({map.getDimPosition(d), d});
+    }
+  }
+  std::sort(byLoop.begin(), byLoop.end());
+  std::vector<int64_t> permutation;
+  for (int64_t d : outerPerm)
+    permutation.push_back(outerPos[d]);
+  for (int64_t i : innerPerm)
+    permutation.push_back(innerPos[byLoop[i].second]);
+  return permutation;
+}
+
+static void emit(ScheduleState &state, unsigned index,
+                 const std::vector<int64_t> &sizes) {
+  OpState &op = state.ops[index];
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  llvm::SmallVector<mlir::AffineMap> maps = linalgOp.getIndexingMapsArray();
+  const std::string &id = op.info->id;
+  const char *packType = "!transform.op<\"tensor.pack\">";
+  const char *genericType = "!transform.op<\"linalg.generic\">";
+
+  std::string packed = state.script.fresh(id + "_packed");
+  state.script.line(packed + " = transform.structured.pack " + op.handle +
+                    " packed_sizes = " + ScriptWriter::intList(sizes) +
+                    " : (!transform.any_op) -> (" + genericType + ")");
+  struct Copy {
+    std::string pack;
+    std::vector<int64_t> shape, permutation;
+  };
+  std::vector<Copy> copies;
+  int resultCopy = -1;
+  unsigned inputs = linalgOp.getNumDpsInputs();
+  for (unsigned i = 0; i <= inputs; ++i) {
+    unsigned packedDims = 0;
+    for (unsigned d = 0; d < maps[i].getNumResults(); ++d)
+      packedDims += sizes[maps[i].getDimPosition(d)] != 0;
+    if (packedDims == 0)
+      continue; // read as it is
+    // The result keeps the layout the pack op gives it.
+    std::vector<int64_t> outerPerm(maps[i].getNumResults()),
+        innerPerm(packedDims);
+    for (size_t d = 0; d < outerPerm.size(); ++d)
+      outerPerm[d] = d;
+    for (size_t d = 0; d < innerPerm.size(); ++d)
+      innerPerm[d] = d;
+    if (i < inputs)
+      inputLayout(op, maps[i], sizes, outerPerm, innerPerm);
+    std::string pack = state.script.fresh(id + "_pack");
+    state.script.line(pack + " = transform.get_producer_of_operand " + packed +
+                      "[" + std::to_string(i) + "] : (" + genericType +
+                      ") -> (" + packType + ")");
+    if (!isIdentity(outerPerm) || !isIdentity(innerPerm)) {
+      std::string transposed = state.script.fresh(id + "_packed");
+      std::string newPack = state.script.fresh(id + "_pack");
+      std::string unpack = state.script.fresh(id + "_unpack");
+      state.script.line(transposed + ", " + newPack + ", " + unpack +
+                        " = transform.structured.pack_transpose " + pack +
+                        " with_compute_op(" + packed +
+                        ") outer_perm = " + ScriptWriter::intList(outerPerm) +
+                        " inner_perm = " + ScriptWriter::intList(innerPerm) +
+                        " : (" + packType + ", " + genericType + ") -> (" +
+                        genericType + ", " + packType + ", !transform.any_op)");
+      packed = transposed;
+      pack = newPack;
+    }
+    if (i == inputs)
+      resultCopy = copies.size();
+    copies.push_back(
+        {pack, packedShape(op, maps[i], sizes, outerPerm, innerPerm),
+         packTransposePermutation(maps[i], sizes, outerPerm, innerPerm)});
+  }
+  // The packs become pad + expand_shape + transpose; the unpack transpose +
+  // collapse_shape + extract_slice. Each transpose is then a vector copy.
+  for (const Copy &copy : copies) {
+    std::string pad = state.script.fresh(id + "_pack_pad");
+    std::string expand = state.script.fresh(id + "_pack_expand");
+    std::string transpose = state.script.fresh(id + "_pack_transpose");
+    state.script.line(pad + ", " + expand + ", " + transpose +
+                      " = transform.structured.lower_pack " + copy.pack +
+                      " : (" + packType +
+                      ") -> (!transform.op<\"tensor.pad\">, "
+                      "!transform.op<\"tensor.expand_shape\">, "
+                      "!transform.op<\"linalg.transpose\">)");
+    vectorizeTranspose(state, transpose, copy.shape, copy.permutation);
+  }
+  if (resultCopy >= 0) {
+    std::string unpack = state.script.fresh(id + "_unpack");
+    state.script.line(unpack + " = transform.get_consumers_of_result " +
+                      packed + "[0] : (" + genericType +
+                      ") -> (!transform.op<\"tensor.unpack\">)");
+    std::string empty = state.script.fresh(id + "_unpack_empty");
+    std::string transpose = state.script.fresh(id + "_unpack_transpose");
+    std::string collapse = state.script.fresh(id + "_unpack_collapse");
+    std::string slice = state.script.fresh(id + "_unpack_slice");
+    state.script.line(empty + ", " + transpose + ", " + collapse + ", " +
+                      slice + " = transform.structured.lower_unpack " + unpack +
+                      " : (!transform.op<\"tensor.unpack\">) -> "
+                      "(!transform.op<\"tensor.empty\">, "
+                      "!transform.op<\"linalg.transpose\">, "
+                      "!transform.op<\"tensor.collapse_shape\">, "
+                      "!transform.op<\"tensor.extract_slice\">)");
+    // The unpack's transpose undoes the pack's.
+    const Copy &result = copies[resultCopy];
+    const std::vector<int64_t> &forward = result.permutation;
+    std::vector<int64_t> inverse(forward.size()), expanded(forward.size());
+    for (size_t i = 0; i < forward.size(); ++i) {
+      inverse[forward[i]] = i;
+      expanded[forward[i]] = result.shape[i];
+    }
+    vectorizeTranspose(state, transpose, expanded, inverse);
+  }
+  state.lowerVectors = true;
+  // The register tile's vectors have the outer loops' unit dimensions in
+  // front; the contraction lowers to FMAs only without them.
+  state.dropLeadingUnitDims = true;
+
+  std::string handle = state.script.fresh(id + "_packed_op");
+  state.script.line(handle + " = transform.cast " + packed + " : " +
+                    genericType + " to !transform.any_op");
+  op.handle = handle;
+  op.kind = "linalg.generic";
+  op.generalized = true;
+  op.packed = true;
+  std::vector<int64_t> ranges;
+  std::vector<bool> reduction;
+  for (unsigned l = 0; l < op.numLoops(); ++l) {
+    ranges.push_back(sizes[l] ? op.ranges[l] / sizes[l] : op.ranges[l]);
+    reduction.push_back(op.isReduction[l]);
+  }
+  for (unsigned l = 0; l < op.numLoops(); ++l)
+    if (sizes[l]) {
+      ranges.push_back(sizes[l]);
+      reduction.push_back(op.isReduction[l]);
+    }
+  op.ranges = ranges;
+  op.isReduction = reduction;
+  op.partial.assign(ranges.size(), false);
+}
+
+/// A head's size means the largest divisor of the loop up to it.
+static void fromHeads(const OpState &op, std::vector<int64_t> &sizes) {
+  for (unsigned l = 0; l < sizes.size(); ++l) {
+    int64_t chosen = std::min(sizes[l], op.ranges[l]);
+    sizes[l] = 0;
+    for (int64_t s = chosen; s >= 1; --s)
+      if (op.ranges[l] % s == 0) {
+        sizes[l] = s;
+        break;
+      }
+  }
+  // Blocks of 1 alone copy without tiling: no step.
+  if (std::none_of(sizes.begin(), sizes.end(), [](int64_t s) { return s > 1; }))
+    std::fill(sizes.begin(), sizes.end(), 0);
+}
+
+Transformation packTransformation() {
+  return {"pack",
+          ParamKind::PerLoop,
+          "copy the operands once into tiled layouts (inner tiles of the "
+          "given sizes, 0 = loop not packed) so register tiles read "
+          "contiguous panels",
+          check,
+          emit,
+          /*extra=*/true,
+          fromHeads};
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,143 @@
+// pack: the loop nest it leaves, what it refuses, that packed schedules
+// measure correct, and that the heuristic packs contractions whose vector
+// loop an input reads across rows (B stored n x k) only when it may.
+#include "LinalgTestUtil.h"
+
+#include "rlopt/linalg/Apply.h"
+#include "rlopt/linalg/Heuristic.h"
+#include "rlopt/linalg/Measurement.h"
+
+#include <gtest/gtest.h>
+
+using namespace rlopt;
+using namespace rlopt::linalg;
+using namespace rlopt::linalg::testing;
+
+namespace {
+
+/// Why `schedule` does not apply to fixture `name` ("" if it does), and the
+/// state of op `opIndex` after it.
+struct Outcome {
+  std::string refusal;
+  std::vector<int64_t> ranges;
+  std::vector<bool> isReduction;
+};
+
+Outcome apply(const std::string &name, const std::string &schedule,
+              unsigned opIndex, TransformLimits limits = {}) {
+  auto program = loadFixture(name);
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  ScheduleState state(program->ops, limits);
+  auto parsed = parseSchedule(schedule);
+  EXPECT_TRUE(parsed.ok()) << parsed.error().message;
+  Status status = applySchedule(state, *parsed);
+  const OpState &op = state.ops[opIndex];
+  return {status ? "" : status.error().message, op.ranges, op.isReduction};
+}
+
+void expectRefused(const std::string &name, const std::string &schedule,
+                   const std::string &why, TransformLimits limits = {}) {
+  std::string refusal = apply(name, schedule, 0, limits).refusal;
+  EXPECT_NE(refusal.find(why), std::string::npos)
+      << schedule << ": '" << refusal << "'";
+}
+
+} // namespace
+
+TEST(Pack, EachPackedLoopSplitsIntoOuterBlocksAndAnInnerTile) {
+  // 32 x 48 x 256 by (8, 16, 1): 4 x 3 x 256 blocks, then the 8 x 16 x 1
+  // tile, the reduction loops still reductions.
+  Outcome packed = apply("matmul_transpose_b", "op0: pack(8,16,1)", 0);
+  ASSERT_EQ(packed.refusal, "");
+  EXPECT_EQ(packed.ranges, (std::vector<int64_t>{4, 3, 256, 8, 16, 1}));
+  EXPECT_EQ(packed.isReduction,
+            (std::vector<bool>{false, false, true, false, false, true}));
+  // A loop left unpacked keeps its range and gets no inner loop.
+  Outcome batch = apply("batch_matmul", "op1: pack(0,8,16,0)", 1);
+  ASSERT_EQ(batch.refusal, "");
+  EXPECT_EQ(batch.ranges, (std::vector<int64_t>{2, 4, 2, 32, 8, 16}));
+}
+
+TEST(Pack, RefusesWhatItCannotPack) {
+  expectRefused("matmul_transpose_b", "op0: tile(8,16,32) pack(8,16,1)",
+                "pack must be the op's first transformation");
+  expectRefused("matmul_transpose_b", "op0: pack(5,16,1)",
+                "the size for loop 0 must divide its range (32)");
+  expectRefused("matmul_transpose_b", "op0: pack(1,1,1)", "nothing to pack");
+  expectRefused("conv_nhwc", "op1: pack(0,0,0,16,0,0,0)",
+                "not projected permutations");
+  TransformLimits fewLoops;
+  fewLoops.maxLoops = 5;
+  expectRefused("matmul_transpose_b", "op0: pack(8,16,1)",
+                "packing makes 6 loops, above max_loops (5)", fewLoops);
+}
+
+TEST(Pack, TheRegisterTileLowersToFmasOnContiguousPanels) {
+  auto program = loadFixture("matmul_transpose_b");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  auto schedule = parseSchedule(
+      "op0: pack(8,16,1) tile(2,3,64,0,0,0) tile(1,1,1,0,0,0) vectorize");
+  ASSERT_TRUE(schedule.ok());
+  auto applied = applySchedule(*program, *schedule);
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  std::string ir = printed(applied->get());
+  // A in k x 8 panels, B in k x 16 ones; no scalar multiply left.
+  EXPECT_NE(ir.find("tensor<4x256x1x8xf32>"), std::string::npos);
+  EXPECT_NE(ir.find("tensor<3x256x1x16xf32>"), std::string::npos);
+  EXPECT_GE(countOccurrences(ir, "vector.fma"), 8);
+  EXPECT_EQ(countOccurrences(ir, "arith.mulf"), 0);
+}
+
+class PackScheduleTest : public ::testing::TestWithParam<FixtureSchedule> {};
+
+TEST_P(PackScheduleTest, MeasuresCorrectAtOneAndTwoThreads) {
+  expectMeasuresCorrectOnOneAndTwoThreads(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, PackScheduleTest,
+    ::testing::Values(
+        // B read n x k: the case packing is for.
+        std::make_pair("matmul_transpose_b",
+                       "op0: pack(8,16,1) tile(2,3,64,0,0,0) "
+                       "tile(1,1,1,0,0,0) vectorize"),
+        // The result's fill is packed with it; the fill's own schedule
+        // still applies.
+        std::make_pair("matmul", "op1: pack(8,32,1) tile(4,1,32,0,0,0) "
+                                 "tile(1,1,1,0,0,0) vectorize; op0: "
+                                 "tile(8,32) vectorize"),
+        // Inner tiles larger than a register tile, no vectorize.
+        std::make_pair("matmul", "op1: pack(16,16,4)"),
+        std::make_pair("batch_matmul",
+                       "op1: pack(0,8,16,1) tile(1,2,1,8,0,0,0) "
+                       "tile(0,1,1,1,0,0,0) vectorize"),
+        // Threads over the packed op's outer rows.
+        std::make_pair("matmul_transpose_b",
+                       "op0: pack(8,16,1) parallelize(2,0,0,0,0,0) "
+                       "tile(1,3,64,0,0,0) tile(1,1,1,0,0,0) vectorize")));
+
+TEST(Pack, HeuristicPacksOnlyContractionsThatReadTheVectorLoopAcrossRows) {
+  // B stored 48 x 256: packed into k x 16 panels; a plain matmul reads B's
+  // rows already and is not packed; nor without the transformation.
+  std::string packed =
+      heuristicText("matmul_transpose_b", cpu(16, 32), {"pack"});
+  EXPECT_EQ(packed.substr(0, 23), "op0: pack(8,16,1) tile(") << packed;
+  EXPECT_NE(packed.find("tile(1,1,1,0,0,0) vectorize"), std::string::npos)
+      << packed;
+  EXPECT_EQ(heuristicText("matmul_transpose_b", cpu(16, 32), {}).find("pack"),
+            std::string::npos);
+  EXPECT_EQ(heuristicText("big_matmul", cpu(16, 32), {"pack"}).find("pack"),
+            std::string::npos);
+}
+
+TEST(Pack, HeuristicPackedScheduleMeasuresCorrect) {
+  auto program = loadFixture("matmul_transpose_b");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  HeuristicOptions options;
+  options.extraTransformations = {"pack"};
+  Schedule schedule = heuristicSchedule(*program, options);
+  ASSERT_NE(schedule.str().find("pack("), std::string::npos) << schedule.str();
+  auto measured = measureSchedule(*program, schedule, quickMeasureOptions(1));
+  ASSERT_TRUE(measured.ok()) << measured.error().message;
+  EXPECT_TRUE(measured->correct) << measured->maxAbsError;
+}
