@@ -8,6 +8,21 @@ std::string ScriptWriter::fresh(const std::string &base) {
   return "%" + stem + "_" + std::to_string(n);
 }
 
+std::string ScriptWriter::tileUsingFor(const std::string &handle,
+                                       const std::vector<int64_t> &sizes,
+                                       const std::string &base,
+                                       const std::string &handleType) {
+  unsigned loops = 0;
+  for (int64_t size : sizes)
+    loops += size != 0;
+  std::string tiled = fresh(base + "_tiled");
+  std::string forLoops = fresh(base + "_for");
+  line(tiled + ", " + forLoops + ":" + std::to_string(loops) +
+       " = transform.structured.tile_using_for " + handle + " tile_sizes " +
+       intList(sizes) + " : (" + handleType + ") -> " + anyOps(loops + 1));
+  return tiled;
+}
+
 std::string ScriptWriter::anyOps(unsigned n) {
   std::string text = "(";
   for (unsigned i = 0; i < n; ++i)

@@ -7,6 +7,7 @@
 #include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/Measurement.h"
 #include "rlopt/linalg/Program.h"
+#include "rlopt/linalg/Transformation.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -63,6 +64,28 @@ inline int countOccurrences(const std::string &text, const std::string &what) {
        pos = text.find(what, pos + what.size()))
     ++n;
   return n;
+}
+
+/// Why `schedule` does not apply to fixture `name` ("" if it does), and the
+/// state of op `opIndex` after it.
+struct ScheduleOutcome {
+  std::string refusal;
+  std::vector<int64_t> ranges;
+  std::vector<bool> isReduction;
+};
+
+inline ScheduleOutcome applyToFixture(const std::string &name,
+                                      const std::string &schedule,
+                                      unsigned opIndex,
+                                      TransformLimits limits = {}) {
+  auto program = loadFixture(name);
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  ScheduleState state(program->ops, limits);
+  auto parsed = parseSchedule(schedule);
+  EXPECT_TRUE(parsed.ok()) << parsed.error().message;
+  Status status = applySchedule(state, *parsed);
+  const OpState &op = state.ops[opIndex];
+  return {status ? "" : status.error().message, op.ranges, op.isReduction};
 }
 
 /// A fixture and a schedule for it, as parameterized tests take them.

@@ -15,29 +15,9 @@ using namespace rlopt::linalg::testing;
 
 namespace {
 
-/// Why `schedule` does not apply to fixture `name` ("" if it does), and the
-/// state of op `opIndex` after it.
-struct Outcome {
-  std::string refusal;
-  std::vector<int64_t> ranges;
-  std::vector<bool> isReduction;
-};
-
-Outcome apply(const std::string &name, const std::string &schedule,
-              unsigned opIndex, TransformLimits limits = {}) {
-  auto program = loadFixture(name);
-  EXPECT_TRUE(program.ok()) << program.error().message;
-  ScheduleState state(program->ops, limits);
-  auto parsed = parseSchedule(schedule);
-  EXPECT_TRUE(parsed.ok()) << parsed.error().message;
-  Status status = applySchedule(state, *parsed);
-  const OpState &op = state.ops[opIndex];
-  return {status ? "" : status.error().message, op.ranges, op.isReduction};
-}
-
 void expectRefused(const std::string &name, const std::string &schedule,
                    const std::string &why, TransformLimits limits = {}) {
-  std::string refusal = apply(name, schedule, 0, limits).refusal;
+  std::string refusal = applyToFixture(name, schedule, 0, limits).refusal;
   EXPECT_NE(refusal.find(why), std::string::npos)
       << schedule << ": '" << refusal << "'";
 }
@@ -47,20 +27,22 @@ void expectRefused(const std::string &name, const std::string &schedule,
 TEST(Pack, EachPackedLoopSplitsIntoOuterBlocksAndAnInnerTile) {
   // 32 x 48 x 256 by (8, 16, 1): 4 x 3 x 256 blocks, then the 8 x 16 x 1
   // tile, the reduction loops still reductions.
-  Outcome packed = apply("matmul_transpose_b", "op0: pack(8,16,1)", 0);
+  ScheduleOutcome packed =
+      applyToFixture("matmul_transpose_b", "op0: pack(8,16,1)", 0);
   ASSERT_EQ(packed.refusal, "");
   EXPECT_EQ(packed.ranges, (std::vector<int64_t>{4, 3, 256, 8, 16, 1}));
   EXPECT_EQ(packed.isReduction,
             (std::vector<bool>{false, false, true, false, false, true}));
   // A loop left unpacked keeps its range and gets no inner loop.
-  Outcome batch = apply("batch_matmul", "op1: pack(0,8,16,0)", 1);
+  ScheduleOutcome batch =
+      applyToFixture("batch_matmul", "op1: pack(0,8,16,0)", 1);
   ASSERT_EQ(batch.refusal, "");
   EXPECT_EQ(batch.ranges, (std::vector<int64_t>{2, 4, 2, 32, 8, 16}));
 }
 
 TEST(Pack, RefusesWhatItCannotPack) {
   expectRefused("matmul_transpose_b", "op0: tile(8,16,32) pack(8,16,1)",
-                "pack must be the op's first transformation");
+                "pack must come before every step but parallelize");
   expectRefused("matmul_transpose_b", "op0: pack(5,16,1)",
                 "the size for loop 0 must divide its range (32)");
   expectRefused("matmul_transpose_b", "op0: pack(1,1,1)", "nothing to pack");
@@ -111,6 +93,10 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("batch_matmul",
                        "op1: pack(0,8,16,1) tile(1,2,1,8,0,0,0) "
                        "tile(0,1,1,1,0,0,0) vectorize"),
+        // Threads first: each packs its own rows of A and all of B.
+        std::make_pair("matmul_transpose_b",
+                       "op0: parallelize(16,0,0) pack(8,16,1) "
+                       "tile(1,3,64,0,0,0) tile(1,1,1,0,0,0) vectorize"),
         // Threads over the packed op's outer rows.
         std::make_pair("matmul_transpose_b",
                        "op0: pack(8,16,1) parallelize(2,0,0,0,0,0) "
@@ -130,14 +116,21 @@ TEST(Pack, HeuristicPacksOnlyContractionsThatReadTheVectorLoopAcrossRows) {
             std::string::npos);
 }
 
-TEST(Pack, HeuristicPackedScheduleMeasuresCorrect) {
+TEST(Pack, HeuristicPackedScheduleMeasuresCorrectAtOneAndTwoThreads) {
   auto program = loadFixture("matmul_transpose_b");
   ASSERT_TRUE(program.ok()) << program.error().message;
-  HeuristicOptions options;
-  options.extraTransformations = {"pack"};
-  Schedule schedule = heuristicSchedule(*program, options);
-  ASSERT_NE(schedule.str().find("pack("), std::string::npos) << schedule.str();
-  auto measured = measureSchedule(*program, schedule, quickMeasureOptions(1));
-  ASSERT_TRUE(measured.ok()) << measured.error().message;
-  EXPECT_TRUE(measured->correct) << measured->maxAbsError;
+  for (int threads : {1, 2}) {
+    HeuristicOptions options;
+    options.threads = threads;
+    options.extraTransformations = {"pack"};
+    Schedule schedule = heuristicSchedule(*program, options);
+    // With threads, each packs the rows it computes.
+    std::string expected =
+        threads == 1 ? "op0: pack(" : "op0: parallelize(16,0,0) pack(";
+    ASSERT_EQ(schedule.str().rfind(expected, 0), 0u) << schedule.str();
+    auto measured =
+        measureSchedule(*program, schedule, quickMeasureOptions(threads));
+    ASSERT_TRUE(measured.ok()) << measured.error().message;
+    EXPECT_TRUE(measured->correct) << measured->maxAbsError;
+  }
 }

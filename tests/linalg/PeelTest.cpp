@@ -17,27 +17,9 @@ using namespace rlopt::linalg::testing;
 
 namespace {
 
-/// Why `schedule` does not apply to fixture `name` ("" if it does), and the
-/// ranges op `opIndex` has after it.
-struct Outcome {
-  std::string refusal;
-  std::vector<int64_t> ranges;
-};
-
-Outcome apply(const std::string &name, const std::string &schedule,
-              unsigned opIndex) {
-  auto program = loadFixture(name);
-  EXPECT_TRUE(program.ok()) << program.error().message;
-  ScheduleState state(program->ops);
-  auto parsed = parseSchedule(schedule);
-  EXPECT_TRUE(parsed.ok()) << parsed.error().message;
-  Status status = applySchedule(state, *parsed);
-  return {status ? "" : status.error().message, state.ops[opIndex].ranges};
-}
-
 bool refusedWith(const std::string &name, const std::string &schedule,
                  const std::string &why) {
-  std::string refusal = apply(name, schedule, 0).refusal;
+  std::string refusal = applyToFixture(name, schedule, 0).refusal;
   EXPECT_NE(refusal.find(why), std::string::npos)
       << schedule << ": '" << refusal << "'";
   return refusal.find(why) != std::string::npos;
@@ -63,11 +45,11 @@ std::vector<TransformStep> heuristicSteps(std::vector<std::string> extras) {
 TEST(Peel, MainPartRangesDivideAndLaterStepsSeeThem) {
   // 1000 columns peeled at 32: the main part has 992, which 32 divides, so
   // the tile leaves no partial tile.
-  Outcome peeled = apply("matmul_odd", "op1: peel(0,32,0)", 1);
+  ScheduleOutcome peeled = applyToFixture("matmul_odd", "op1: peel(0,32,0)", 1);
   ASSERT_EQ(peeled.refusal, "");
   EXPECT_EQ(peeled.ranges, (std::vector<int64_t>{200, 992, 300}));
-  Outcome tiled =
-      apply("matmul_odd", "op1: peel(0,32,0) tile(8,32,1) vectorize", 1);
+  ScheduleOutcome tiled = applyToFixture(
+      "matmul_odd", "op1: peel(0,32,0) tile(8,32,1) vectorize", 1);
   EXPECT_EQ(tiled.refusal, "");
   EXPECT_EQ(tiled.ranges, (std::vector<int64_t>{8, 32, 1}));
 }

@@ -1,6 +1,7 @@
 #ifndef RLOPT_LINALG_SCRIPTWRITER_H
 #define RLOPT_LINALG_SCRIPTWRITER_H
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,6 +15,13 @@ public:
   /// A fresh SSA name ('%' + `base` + a counter).
   std::string fresh(const std::string &base);
   void line(const std::string &text) { lines.push_back(text); }
+
+  /// Emits `tile_using_for` of `handle` (typed `handleType`) by `sizes`
+  /// (0 = untiled) and returns the tiled op's handle, named after `base`.
+  std::string tileUsingFor(const std::string &handle,
+                           const std::vector<int64_t> &sizes,
+                           const std::string &base,
+                           const std::string &handleType = "!transform.any_op");
 
   /// `(!transform.any_op, ...)` with `n` entries.
   static std::string anyOps(unsigned n);

@@ -7,7 +7,8 @@
 // the panels one register tile reads across the reduction are contiguous
 // instead of a row stride apart. The result is unpacked once at the end.
 // The op becomes a linalg.generic over (outer loops..., inner loops...),
-// which the later steps tile and vectorize; packing is its first step.
+// which the later steps tile and vectorize; only parallelize may come
+// before it.
 #include "rlopt/linalg/Transformation.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,8 +26,12 @@ static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &sizes) {
   const OpState &op = state.ops[index];
-  if (!op.history.empty() || op.fusedInto >= 0)
-    return std::string("pack must be the op's first transformation");
+  // After parallelize, each thread packs the operands of its own tile.
+  bool onlyParallelized = std::all_of(
+      op.history.begin(), op.history.end(),
+      [](const TransformStep &s) { return s.name == "parallelize"; });
+  if (!onlyParallelized || op.fusedInto >= 0)
+    return std::string("pack must come before every step but parallelize");
   auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
   if (linalgOp.getNumDpsInits() != 1 || linalgOp->getNumResults() != 1)
     return std::string("the op needs exactly one result");
@@ -124,15 +129,8 @@ static void vectorizeTranspose(ScheduleState &state, const std::string &handle,
     elements *= tile[i];
   if (elements > state.limits.maxVectorElements)
     return; // left to the scalar loops
-  unsigned loops =
-      std::count_if(tile.begin(), tile.end(), [](int64_t s) { return s != 0; });
-  std::string tiled = state.script.fresh("pack_copy");
-  std::string forLoops = state.script.fresh("pack_copy_for");
-  state.script.line(tiled + ", " + forLoops + ":" + std::to_string(loops) +
-                    " = transform.structured.tile_using_for " + handle +
-                    " tile_sizes " + ScriptWriter::intList(tile) +
-                    " : (!transform.op<\"linalg.transpose\">) -> " +
-                    ScriptWriter::anyOps(loops + 1));
+  std::string tiled = state.script.tileUsingFor(
+      handle, tile, "pack_copy", "!transform.op<\"linalg.transpose\">");
   state.script.line("transform.structured.vectorize " + tiled +
                     " : !transform.any_op");
 }

@@ -105,18 +105,10 @@ static void scheduleCombiner(ScheduleState &state, const std::string &handle,
       }
     sizes[outRanges.size() - 1] = rows < last ? rows : 0;
   }
-  std::string tiled = handle;
-  unsigned loops = std::count_if(sizes.begin(), sizes.end(),
-                                 [](int64_t s) { return s != 0; });
-  if (loops > 0) {
-    tiled = state.script.fresh("combine_tiled");
-    std::string forLoops = state.script.fresh("combine_for");
-    state.script.line(tiled + ", " + forLoops + ":" + std::to_string(loops) +
-                      " = transform.structured.tile_using_for " + handle +
-                      " tile_sizes " + ScriptWriter::intList(sizes) +
-                      " : (!transform.any_op) -> " +
-                      ScriptWriter::anyOps(loops + 1));
-  }
+  bool anyTiled =
+      std::any_of(sizes.begin(), sizes.end(), [](int64_t s) { return s != 0; });
+  std::string tiled =
+      anyTiled ? state.script.tileUsingFor(handle, sizes, "combine") : handle;
   state.script.line("transform.structured.vectorize " + tiled +
                     " : !transform.any_op");
   state.lowerVectors = true;

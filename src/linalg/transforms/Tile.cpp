@@ -16,15 +16,7 @@ static std::optional<std::string> check(const ScheduleState &state,
 static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &sizes) {
   OpState &op = state.ops[index];
-  unsigned loops = std::count_if(sizes.begin(), sizes.end(),
-                                 [](int64_t s) { return s != 0; });
-  std::string tiled = state.script.fresh(op.info->id + "_tiled");
-  std::string forLoops = state.script.fresh(op.info->id + "_for");
-  state.script.line(tiled + ", " + forLoops + ":" + std::to_string(loops) +
-                    " = transform.structured.tile_using_for " + op.handle +
-                    " tile_sizes " + ScriptWriter::intList(sizes) +
-                    " : (!transform.any_op) -> " +
-                    ScriptWriter::anyOps(loops + 1));
+  std::string tiled = state.script.tileUsingFor(op.handle, sizes, op.info->id);
   op.handle = tiled;
   recordTiling(op, sizes);
 }
