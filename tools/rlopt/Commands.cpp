@@ -65,10 +65,12 @@ const std::vector<Command> kLinalgCommands = {
     {"apply", "FILE --schedule S [-o OUT] [--emit-transform T]",
      "apply a schedule, write the IR", runApply},
     {"measure",
-     "FILE [--schedule S | --heuristic | --transform T] [--threads N] [--json]\n"
+     "FILE [--schedule S | --heuristic | --transform T] [--threads N] "
+     "[--json]\n"
      "[--db PATH] [--no-cache] [--seed N] [--timeout S] [--repetitions N]",
      "time a schedule (or a transform-dialect script) against the naive "
-     "program", runMeasure},
+     "program",
+     runMeasure},
     {"search",
      "FILE [--episodes N] [--seed S] [--config C] [--db PATH]\n"
      "[--threads N] [--json]",

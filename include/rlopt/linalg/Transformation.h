@@ -37,7 +37,6 @@ struct OpState {
   bool vectorized = false;
   bool img2col = false;
   bool splitReduction = false;
-  bool packed = false; ///< operands copied into tiled layouts
   bool peeled = false; ///< the handle holds a main part and remainders
   bool stopped = false;
   int fusedInto = -1;       ///< consumer op index after fusion

@@ -12,8 +12,10 @@
 #include "rlopt/linalg/Transformation.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace rlopt::linalg {
 
@@ -58,12 +60,18 @@ static std::optional<std::string> check(const ScheduleState &state,
   return std::nullopt;
 }
 
-/// `new[i] = old[perm[i]]`, as pack_transpose reads its permutations.
-static bool isIdentity(const std::vector<int64_t> &perm) {
-  for (size_t i = 0; i < perm.size(); ++i)
-    if (perm[i] != int64_t(i))
-      return false;
-  return true;
+/// The operand's packed dimensions in the order the pack op lays out their
+/// tiles: by loop.
+static std::vector<unsigned>
+packedDimsByLoop(mlir::AffineMap map, const std::vector<int64_t> &sizes) {
+  std::vector<unsigned> dims;
+  for (unsigned d = 0; d < map.getNumResults(); ++d)
+    if (sizes[map.getDimPosition(d)] != 0)
+      dims.push_back(d);
+  std::sort(dims.begin(), dims.end(), [&](unsigned a, unsigned b) {
+    return map.getDimPosition(a) < map.getDimPosition(b);
+  });
+  return dims;
 }
 
 /// The layout of input `operand` after packing: outer dimensions with the
@@ -84,14 +92,7 @@ static void inputLayout(const OpState &op, mlir::AffineMap map,
     for (unsigned d = 0; d < loopOfDim.size(); ++d)
       if (reduces(d) == (pass == 1))
         outerPerm.push_back(d);
-  // Packed dimensions in the order the pack op lays out their tiles.
-  std::vector<unsigned> byLoop;
-  for (unsigned d = 0; d < loopOfDim.size(); ++d)
-    if (sizes[loopOfDim[d]] != 0)
-      byLoop.push_back(d);
-  std::sort(byLoop.begin(), byLoop.end(), [&](unsigned a, unsigned b) {
-    return loopOfDim[a] < loopOfDim[b];
-  });
+  std::vector<unsigned> byLoop = packedDimsByLoop(map, sizes);
   innerPerm.clear();
   for (int pass = 0; pass < 2; ++pass)
     for (unsigned d = 0; d < loopOfDim.size(); ++d)
@@ -104,8 +105,8 @@ static void inputLayout(const OpState &op, mlir::AffineMap map,
 /// per step: its output's last dimension whole, and 8 of the dimension its
 /// input reads contiguously, so the copy moves whole vectors.
 static void vectorizeTranspose(ScheduleState &state, const std::string &handle,
-                               const std::vector<int64_t> &outputShape,
-                               const std::vector<int64_t> &permutation) {
+                               llvm::ArrayRef<int64_t> outputShape,
+                               llvm::ArrayRef<int64_t> permutation) {
   unsigned rank = outputShape.size();
   std::vector<int64_t> tile(rank, 1);
   tile[rank - 1] = 0;
@@ -135,28 +136,18 @@ static void vectorizeTranspose(ScheduleState &state, const std::string &handle,
                     " : !transform.any_op");
 }
 
-/// The shape an operand takes after packing and its transposition.
-static std::vector<int64_t> packedShape(const OpState &op, mlir::AffineMap map,
-                                        const std::vector<int64_t> &sizes,
-                                        const std::vector<int64_t> &outerPerm,
-                                        const std::vector<int64_t> &innerPerm) {
-  std::vector<int64_t> outer, inner;
-  for (unsigned d = 0; d < map.getNumResults(); ++d) {
-    unsigned l = map.getDimPosition(d);
-    outer.push_back(sizes[l] ? op.ranges[l] / sizes[l] : op.ranges[l]);
-  }
-  std::vector<std::pair<unsigned, int64_t>> byLoop; // (loop, size)
-  for (unsigned d = 0; d < map.getNumResults(); ++d) {
-    unsigned l = map.getDimPosition(d);
-    if (sizes[l])
-      byLoop.push_back({l, sizes[l]});
-  }
-  std::sort(byLoop.begin(), byLoop.end());
+/// The operand with every packed dimension expanded to (outer, inner), in
+/// operand order: the input of a lowered pack's transpose.
+static std::vector<int64_t> expandedShape(const OpState &op,
+                                          mlir::AffineMap map,
+                                          const std::vector<int64_t> &sizes) {
   std::vector<int64_t> shape;
-  for (int64_t d : outerPerm)
-    shape.push_back(outer[d]);
-  for (int64_t i : innerPerm)
-    shape.push_back(byLoop[i].second);
+  for (unsigned d = 0; d < map.getNumResults(); ++d) {
+    unsigned l = map.getDimPosition(d);
+    shape.push_back(sizes[l] ? op.ranges[l] / sizes[l] : op.ranges[l]);
+    if (sizes[l])
+      shape.push_back(sizes[l]);
+  }
   return shape;
 }
 
@@ -169,21 +160,18 @@ packTransposePermutation(mlir::AffineMap map, const std::vector<int64_t> &sizes,
                          const std::vector<int64_t> &innerPerm) {
   unsigned dims = map.getNumResults();
   std::vector<int64_t> outerPos(dims), innerPos(dims, -1);
-  std::vector<std::pair<unsigned, unsigned>> byLoop; // (loop, dim)
   int64_t position = 0;
   for (unsigned d = 0; d < dims; ++d) {
     outerPos[d] = position++;
-    if (sizes[map.getDimPosition(d)]) {
+    if (sizes[map.getDimPosition(d)])
       innerPos[d] = position++;
-      byLoop.push_back({map.getDimPosition(d), d});
-    }
   }
-  std::sort(byLoop.begin(), byLoop.end());
+  std::vector<unsigned> byLoop = packedDimsByLoop(map, sizes);
   std::vector<int64_t> permutation;
   for (int64_t d : outerPerm)
     permutation.push_back(outerPos[d]);
   for (int64_t i : innerPerm)
-    permutation.push_back(innerPos[byLoop[i].second]);
+    permutation.push_back(innerPos[byLoop[i]]);
   return permutation;
 }
 
@@ -202,7 +190,7 @@ static void emit(ScheduleState &state, unsigned index,
                     " : (!transform.any_op) -> (" + genericType + ")");
   struct Copy {
     std::string pack;
-    std::vector<int64_t> shape, permutation;
+    std::vector<int64_t> expanded, permutation;
   };
   std::vector<Copy> copies;
   int resultCopy = -1;
@@ -216,17 +204,16 @@ static void emit(ScheduleState &state, unsigned index,
     // The result keeps the layout the pack op gives it.
     std::vector<int64_t> outerPerm(maps[i].getNumResults()),
         innerPerm(packedDims);
-    for (size_t d = 0; d < outerPerm.size(); ++d)
-      outerPerm[d] = d;
-    for (size_t d = 0; d < innerPerm.size(); ++d)
-      innerPerm[d] = d;
+    std::iota(outerPerm.begin(), outerPerm.end(), 0);
+    std::iota(innerPerm.begin(), innerPerm.end(), 0);
     if (i < inputs)
       inputLayout(op, maps[i], sizes, outerPerm, innerPerm);
     std::string pack = state.script.fresh(id + "_pack");
     state.script.line(pack + " = transform.get_producer_of_operand " + packed +
                       "[" + std::to_string(i) + "] : (" + genericType +
                       ") -> (" + packType + ")");
-    if (!isIdentity(outerPerm) || !isIdentity(innerPerm)) {
+    if (!mlir::isIdentityPermutation(outerPerm) ||
+        !mlir::isIdentityPermutation(innerPerm)) {
       std::string transposed = state.script.fresh(id + "_packed");
       std::string newPack = state.script.fresh(id + "_pack");
       std::string unpack = state.script.fresh(id + "_unpack");
@@ -243,7 +230,7 @@ static void emit(ScheduleState &state, unsigned index,
     if (i == inputs)
       resultCopy = copies.size();
     copies.push_back(
-        {pack, packedShape(op, maps[i], sizes, outerPerm, innerPerm),
+        {pack, expandedShape(op, maps[i], sizes),
          packTransposePermutation(maps[i], sizes, outerPerm, innerPerm)});
   }
   // The packs become pad + expand_shape + transpose; the unpack transpose +
@@ -258,7 +245,10 @@ static void emit(ScheduleState &state, unsigned index,
                       ") -> (!transform.op<\"tensor.pad\">, "
                       "!transform.op<\"tensor.expand_shape\">, "
                       "!transform.op<\"linalg.transpose\">)");
-    vectorizeTranspose(state, transpose, copy.shape, copy.permutation);
+    vectorizeTranspose(
+        state, transpose,
+        mlir::applyPermutation(llvm::ArrayRef(copy.expanded), copy.permutation),
+        copy.permutation);
   }
   if (resultCopy >= 0) {
     std::string unpack = state.script.fresh(id + "_unpack");
@@ -278,13 +268,8 @@ static void emit(ScheduleState &state, unsigned index,
                       "!transform.op<\"tensor.extract_slice\">)");
     // The unpack's transpose undoes the pack's.
     const Copy &result = copies[resultCopy];
-    const std::vector<int64_t> &forward = result.permutation;
-    std::vector<int64_t> inverse(forward.size()), expanded(forward.size());
-    for (size_t i = 0; i < forward.size(); ++i) {
-      inverse[forward[i]] = i;
-      expanded[forward[i]] = result.shape[i];
-    }
-    vectorizeTranspose(state, transpose, expanded, inverse);
+    vectorizeTranspose(state, transpose, result.expanded,
+                       mlir::invertPermutationVector(result.permutation));
   }
   state.lowerVectors = true;
   // The register tile's vectors have the outer loops' unit dimensions in
@@ -297,7 +282,6 @@ static void emit(ScheduleState &state, unsigned index,
   op.handle = handle;
   op.kind = "linalg.generic";
   op.generalized = true;
-  op.packed = true;
   std::vector<int64_t> ranges;
   std::vector<bool> reduction;
   for (unsigned l = 0; l < op.numLoops(); ++l) {
