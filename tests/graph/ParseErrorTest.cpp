@@ -55,6 +55,9 @@ const MalformedCase kCases[] = {
      "reduce needs a 'to_apply' computation"},
     {"empty.hlo", "1:1",
      "no computations: expected 'HloModule name' and computations"},
+    {"header_without_body.hlo", "3:1",
+     "computation 'inner' starts inside computation 'outer', which is not "
+     "closed with '}'"},
     {"binary_garbage.hlo", "5:8",
      "expected an instruction, got '\\xff\\xfe = f32[2]{0} negat'"},
 };

@@ -31,8 +31,9 @@ TEST(PassRegistry, FindsPassesByName) {
 
 TEST(PassRegistry, DefaultPipelineNamesKnownPasses) {
   ASSERT_FALSE(defaultPipeline().empty());
-  for (const std::string &name : defaultPipeline())
-    EXPECT_TRUE(findGraphPass(name).has_value()) << name;
+  for (const PipelinePhase &phase : defaultPipeline())
+    for (const std::string &name : phase.passes)
+      EXPECT_TRUE(findGraphPass(name).has_value()) << name;
 }
 
 TEST(PassRegistry, DefaultPipelineReachesAFixedPoint) {
@@ -71,6 +72,63 @@ ENTRY e {
   auto again = runDefaultPipeline(after);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, 0);
+}
+
+// D lowers what XLA's CPU backend cannot run as written, before it
+// simplifies: batch norms and logistics are expanded and dots canonicalized,
+// and the outputs stay the same.
+TEST(PassRegistry, DefaultPipelineLowersWhatTheCpuBackendNeeds) {
+  Module before = parseOk(R"(
+HloModule m
+ENTRY e {
+  x = f32[2,3,4] parameter(0)
+  scale = f32[3] parameter(1)
+  offset = f32[3] parameter(2)
+  mean = f32[3] parameter(3)
+  variance = f32[3] parameter(4)
+  n = f32[2,3,4] batch-norm-inference(x, scale, offset, mean, variance), epsilon=0.001, feature_index=1
+  s = f32[2,3,4] logistic(n)
+  w = f32[5,3] parameter(5)
+  ROOT d = f32[2,4,5] dot(s, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+})");
+  Module after = before.clone();
+  auto rounds = runDefaultPipeline(after);
+  ASSERT_TRUE(rounds.ok()) << rounds.error().message;
+  EXPECT_EQ(countOf(after, Opcode::BatchNormInference), 0);
+  EXPECT_EQ(countOf(after, Opcode::Logistic), 0);
+  ASSERT_EQ(countOf(after, Opcode::Dot), 1);
+  for (const auto &instruction : after.entry()->instructions())
+    if (instruction->opcode() == Opcode::Dot)
+      EXPECT_EQ(instruction->shape().dims().size(), 2u)
+          << "the dot is not in XLA's canonical [M,K]x[K,N] form";
+  expectSameResults(before, after, "default pipeline");
+}
+
+// XLA's CPU pipeline leaves SliceSinker disabled, so D does too: an add of
+// two slices covering whole arrays stays as it is.
+TEST(PassRegistry, DefaultPipelineDoesNotSinkSlices) {
+  Module module = parseOk(R"(
+HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  b = f32[4] parameter(1)
+  a0 = f32[2] slice(a), slice={[0:2]}
+  a1 = f32[2] slice(a), slice={[2:4]}
+  b0 = f32[2] slice(b), slice={[0:2]}
+  b1 = f32[2] slice(b), slice={[2:4]}
+  s0 = f32[2] add(a0, b0)
+  s1 = f32[2] add(a1, b1)
+  ROOT t = (f32[2], f32[2]) tuple(s0, s1)
+})");
+  Module sunk = module.clone();
+  auto sinker = findGraphPass("slice-sinker");
+  ASSERT_TRUE(sinker.has_value());
+  auto changed = graphPasses()[*sinker].run(sunk);
+  ASSERT_TRUE(changed.ok() && *changed) << "slice-sinker should apply here";
+  auto rounds = runDefaultPipeline(module);
+  ASSERT_TRUE(rounds.ok()) << rounds.error().message;
+  EXPECT_EQ(countOf(module, Opcode::Add), 2);
+  EXPECT_EQ(countOf(module, Opcode::Slice), 4);
 }
 
 TEST(PassRegistry, PipelineStopsAtTheRoundLimit) {

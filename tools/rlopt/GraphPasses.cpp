@@ -85,8 +85,13 @@ int runGraphList(int argc, char **argv) {
     return fail(all.error().message);
   const auto &passes = graph::graphPasses();
   if (args.has("json")) {
+    json pipeline = json::array();
+    for (const auto &phase : graph::defaultPipeline())
+      pipeline.push_back({{"phase", phase.name},
+                          {"passes", phase.passes},
+                          {"to_fixed_point", phase.toFixedPoint}});
     json out = {{"passes", json::array()},
-                {"default_pipeline", graph::defaultPipeline()},
+                {"default_pipeline", pipeline},
                 {"graphs", json::array()}};
     for (const auto &pass : passes)
       out["passes"].push_back({{"name", pass.name},
@@ -102,10 +107,15 @@ int runGraphList(int argc, char **argv) {
   for (size_t i = 0; i < passes.size(); ++i)
     std::printf("  %2zu  %-28s %-30s %s\n", i, passes[i].name.c_str(),
                 passes[i].mirrors.c_str(), passes[i].rewrites.c_str());
-  std::string pipeline;
-  for (const auto &name : graph::defaultPipeline())
-    pipeline += (pipeline.empty() ? "" : " ") + name;
-  std::printf("\ndefault pipeline (to a fixed point): %s\n", pipeline.c_str());
+  std::printf("\ndefault pipeline D (XLA's CPU order):\n");
+  for (const auto &phase : graph::defaultPipeline()) {
+    std::string passes;
+    for (const auto &name : phase.passes)
+      passes += (passes.empty() ? "" : " ") + name;
+    std::printf("  %s%s: %s\n", phase.name.c_str(),
+                phase.toFixedPoint ? " (to a fixed point)" : "",
+                passes.c_str());
+  }
   std::printf("\n%zu graphs (%zu test):\n", all->size(), testSet.size());
   for (const auto &uri : *all)
     std::printf("  %-5s %s\n", testSet.count(uri) ? "test" : "train",

@@ -29,13 +29,20 @@ const std::vector<GraphPass> &graphPasses();
 /// The index of the pass named `name`, if there is one.
 std::optional<int> findGraphPass(const std::string &name);
 
-/// XLA's simplification pipeline rebuilt from these passes (the baseline D
-/// of the XLA pass-ordering paper): the pass names in order, run repeatedly
-/// until the module stops changing.
-const std::vector<std::string> &defaultPipeline();
+/// One phase of the default pipeline: its passes in order, run once or
+/// repeated until a round changes nothing (XLA's HloPassFix).
+struct PipelinePhase {
+  std::string name;
+  std::vector<std::string> passes;
+  bool toFixedPoint = false;
+};
 
-/// Runs defaultPipeline() to a fixed point (at most `maxRounds` rounds);
-/// returns the number of rounds that changed the module.
+/// XLA's CPU HLO pipeline rebuilt from these passes (the baseline D of the
+/// XLA pass-ordering paper), phase by phase.
+const std::vector<PipelinePhase> &defaultPipeline();
+
+/// Runs defaultPipeline(): each fixed-point phase for at most `maxRounds`
+/// rounds; returns how many phase runs changed the module.
 Result<int> runDefaultPipeline(Module &module, int maxRounds = 25);
 
 } // namespace rlopt::graph

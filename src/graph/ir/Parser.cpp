@@ -221,6 +221,13 @@ Status Parser::parseInstruction(Computation &computation,
     sawInstruction = true;
     style.percentNames = percent;
   }
+  // A header where an instruction should be: the computation before it was
+  // never closed (a truncated dump, or two dumps pasted together).
+  if (!isRoot && cursor.peek() == '(')
+    return cursor.errorAt(offset, "computation '" + std::string(name) +
+                                      "' starts inside computation '" +
+                                      computation.name() +
+                                      "', which is not closed with '}'");
   if (auto ok = cursor.expect('=', "after instruction name '" +
                                        std::string(name) + "'");
       !ok)

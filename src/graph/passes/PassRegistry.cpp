@@ -239,23 +239,25 @@ std::optional<int> findGraphPass(const std::string &name) {
   return std::nullopt;
 }
 
-// XLA's CPU/GPU simplification, rebuilt from the passes above:
-//   CallInliner; BatchNormExpander; LogisticExpander;
-//   the "simplification" HloPassFix pipeline: AlgebraicSimplifier,
-//   SortSimplifier, HloDCE, WhileLoopConstantSinking, WhileLoopSimplifier,
-//   SliceSinker, ReshapeMover, HloConstantFolding, ConditionalSimplifier,
-//   TupleSimplifier; then TransposeFolding, HloCSE and HloDCE.
-// The algebraic simplifier appears as its rule groups except algsimp-dot.
-// Left out are the rewrites that only add instructions: the
-// canonicalizations XLA runs for its code generators (DotDecomposer,
-// BroadcastCanonicalizer, ...), GatherExpander's simple-gather and
-// ScatterExpander's simple-scatter rewrites and algsimp-dot's strength
-// reduction; the baseline is about op count.
-const std::vector<std::string> &defaultPipeline() {
-  static const std::vector<std::string> pipeline = {
-      "call-inliner",
-      "batchnorm-expander",
-      "logistic-expander",
+// XLA's CPU HLO pipeline (CpuCompiler::RunHloPasses), kept to the passes
+// rlopt has, in XLA's order and with XLA's phase structure. Where it
+// differs:
+//  - rlopt's call-inliner inlines every call; XLA's inlines single call sites
+//    (FlattenCallGraph at the end then clones what XLA kept shared).
+//  - convolution-group-converter is left out: XLA's CPU pipeline expands
+//    feature groups only for types other than f16/f32, and rlopt's converter
+//    expands all of them.
+//  - scatter-expander rewrites only one-window scatters at constant indices;
+//    XLA's kEliminateAllScatters turns every scatter into a while loop.
+//  - The passes rlopt does not model (RNG, linear-algebra and dynamic-shape
+//    expanders, float normalization, layout assignment and the layout
+//    normalization after it, fusion) are absent, and so are SliceSinker and
+//    SimplifyFPConversions, which XLA's CPU pipeline does not run. Of what
+//    follows layout assignment, D keeps the algsimp/DCE/CSE loop.
+// The expanders stay: they are lowerings the CPU backend needs, so D pays
+// for them as XLA does.
+const std::vector<PipelinePhase> &defaultPipeline() {
+  static const std::vector<std::string> simplification = {
       "algsimp-arith",
       "algsimp-noop",
       "algsimp-reshape",
@@ -265,39 +267,74 @@ const std::vector<std::string> &defaultPipeline() {
       "algsimp-slice",
       "algsimp-pad",
       "algsimp-reduce",
-      "simplify-fp-conversions",
       "sort-simplifier",
       "dce",
+      "gather-expander",
+      "zero-sized-hlo-elimination",
+      "while-loop-invariant-code-motion",
+      "tuple-simplifier",
       "while-loop-constant-sinking",
       "while-loop-simplifier",
-      "slice-sinker",
+      "dce",
       "reshape-mover",
       "constant-folding",
       "conditional-simplifier",
-      "tuple-simplifier",
-      "transpose-folding",
-      "cse",
-      "dce",
   };
-  return pipeline;
+  static const std::vector<PipelinePhase> phases = {
+      {"canonicalization",
+       {"dot-decomposer", "zero-sized-hlo-elimination", "map-inliner",
+        "comparison-expander", "call-inliner", "batch-dot-simplification",
+        "dot-decomposer", "batch-dot-simplification", "batchnorm-expander",
+        "logistic-expander"},
+       false},
+      {"simplification", simplification, true},
+      {"scatter-expansion", {"scatter-expander"}, false},
+      {"post-scatter-expansion-simplification", simplification, true},
+      {"before-layout-assignment",
+       {"transpose-folding", "cse", "optimization-barrier-expander",
+        "tuple-simplifier", "flatten-call-graph"},
+       false},
+      // XLA removes what TransposeFolding leaves unused at once, and runs
+      // this loop again after layout assignment.
+      {"simplification-after-layout-assignment",
+       {"algsimp-arith", "algsimp-noop", "algsimp-reshape", "algsimp-broadcast",
+        "algsimp-select", "algsimp-concat", "algsimp-slice", "algsimp-pad",
+        "algsimp-reduce", "dce", "cse"},
+       true},
+  };
+  return phases;
 }
+
+namespace {
+
+Result<bool> runPhaseOnce(Module &module, const PipelinePhase &phase) {
+  bool changed = false;
+  for (const std::string &name : phase.passes) {
+    auto index = findGraphPass(name);
+    if (!index)
+      return makeError("default pipeline names unknown pass '" + name + "'");
+    auto result = graphPasses()[*index].run(module);
+    if (!result)
+      return makeError("pass '" + name + "': " + result.error().message);
+    changed |= *result;
+  }
+  return changed;
+}
+
+} // namespace
 
 Result<int> runDefaultPipeline(Module &module, int maxRounds) {
   int changedRounds = 0;
-  for (int round = 0; round < maxRounds; ++round) {
-    bool changed = false;
-    for (const std::string &name : defaultPipeline()) {
-      auto index = findGraphPass(name);
-      if (!index)
-        return makeError("default pipeline names unknown pass '" + name + "'");
-      auto result = graphPasses()[*index].run(module);
-      if (!result)
-        return makeError("pass '" + name + "': " + result.error().message);
-      changed |= *result;
+  for (const PipelinePhase &phase : defaultPipeline()) {
+    int rounds = phase.toFixedPoint ? maxRounds : 1;
+    for (int round = 0; round < rounds; ++round) {
+      auto changed = runPhaseOnce(module, phase);
+      if (!changed)
+        return changed.error();
+      if (!*changed)
+        break;
+      ++changedRounds;
     }
-    if (!changed)
-      break;
-    ++changedRounds;
   }
   return changedRounds;
 }
