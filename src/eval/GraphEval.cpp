@@ -7,6 +7,7 @@
 #include "rlopt/eval/ResultTable.h"
 #include "rlopt/graph/GraphPass.h"
 
+#include <cmath>
 #include <sstream>
 
 namespace rlopt::eval {
@@ -27,19 +28,28 @@ json GraphOutcome::toJson() const {
               {"metric", paperMetric()},
               {"ratio", opCountRatio()},
               {"seconds", seconds}};
+  if (pipelineTime > 0) {
+    out["time_I"] = initialTime;
+    out["time_D"] = pipelineTime;
+    out["time_R"] = agentTime;
+    out["speedup_over_D"] = speedupOverPipeline();
+  }
   if (!error.empty())
     out["error"] = error;
   return out;
 }
 
 json GraphSummary::toJson() const {
-  return {{"geomean_metric", geomeanPaperMetric},
-          {"mean_metric", meanPaperMetric},
-          {"geomean_ratio", geomeanRatio},
-          {"succeeded", succeeded},
-          {"failed", failed},
-          {"non_positive_metric", nonPositive},
-          {"without_pipeline_gain", withoutPipelineGain}};
+  json out = {{"geomean_metric", geomeanPaperMetric},
+              {"mean_metric", meanPaperMetric},
+              {"geomean_ratio", geomeanRatio},
+              {"succeeded", succeeded},
+              {"failed", failed},
+              {"non_positive_metric", nonPositive},
+              {"without_pipeline_gain", withoutPipelineGain}};
+  if (geomeanSpeedupOverPipeline > 0)
+    out["geomean_speedup_over_D"] = geomeanSpeedupOverPipeline;
+  return out;
 }
 
 namespace {
@@ -96,8 +106,16 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
     return outcome;
   }
   outcome.pipeline = *pipeline;
+  auto pipelineTime = env.defaultPipelineSeconds();
+  if (!pipelineTime) {
+    outcome.error = "default pipeline: " + pipelineTime.error().message;
+    return outcome;
+  }
+  outcome.initialTime = env.initialEstimatedSeconds();
+  outcome.pipelineTime = *pipelineTime;
   if (options.agent == "default") {
     outcome.agent = *pipeline;
+    outcome.agentTime = *pipelineTime;
     outcome.passes = {"default-pipeline"};
     return outcome;
   }
@@ -109,6 +127,7 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
           }))
     return outcome;
   outcome.agent = env.opCount();
+  outcome.agentTime = env.estimatedSeconds();
   return outcome;
 }
 
@@ -122,10 +141,12 @@ evaluateGraphs(const std::vector<std::string> &uris,
   if (uris.empty())
     return makeError("no graphs to evaluate");
   // Searches keep the best prefix by summed reward, so they need the
-  // reduction form (the paper's per-state reward is always negative). The
-  // observation, which a policy depends on, stays as configured.
+  // reduction form (the paper's per-state reward is always negative) of
+  // the configured quantity. The observation, which a policy depends on,
+  // stays as configured.
   graph::GraphEnvConfig config = options.env;
-  config.reward = "OpCountReduction";
+  config.reward =
+      config.usesRoofline() ? "RooflineTimeReduction" : "OpCountReduction";
   config.shaping = false;
   auto env = graph::GraphEnv::create(config);
   if (!env)
@@ -143,18 +164,32 @@ GraphSummary summarizeGraphs(const std::vector<GraphOutcome> &outcomes) {
     scores.push_back({!outcome.error.empty(), outcome.opCountRatio(), metric});
   }
   ScoreSummary s = summarizeScores(scores);
-  return {s.geomeanMetric, s.meanMetric,  s.geomeanRatio, s.succeeded,
-          s.failed,        s.nonPositive, s.unscored};
+  GraphSummary summary{
+      s.geomeanMetric, s.meanMetric, s.geomeanRatio, 0,
+      s.succeeded,     s.failed,     s.nonPositive,  s.unscored};
+  double logSum = 0;
+  int timed = 0;
+  for (const auto &outcome : outcomes)
+    if (outcome.error.empty() && outcome.speedupOverPipeline() > 0) {
+      logSum += std::log(outcome.speedupOverPipeline());
+      ++timed;
+    }
+  if (timed > 0)
+    summary.geomeanSpeedupOverPipeline = std::exp(logSum / timed);
+  return summary;
 }
 
 Status writeGraphResults(const std::string &dir, const std::string &agent,
                          const std::vector<GraphOutcome> &outcomes) {
   std::ostringstream csv;
-  csv << "uri,I,D,R,metric,ratio,seconds,passes,error\n";
+  csv << "uri,I,D,R,metric,ratio,time_I,time_D,time_R,speedup_over_D,"
+         "seconds,passes,error\n";
   for (const auto &o : outcomes)
     csv << o.uri << "," << o.initial << "," << o.pipeline << "," << o.agent
-        << "," << o.paperMetric() << "," << o.opCountRatio() << "," << o.seconds
-        << "," << csvPassesAndError(o.passes, o.error) << "\n";
+        << "," << o.paperMetric() << "," << o.opCountRatio() << ","
+        << o.initialTime << "," << o.pipelineTime << "," << o.agentTime << ","
+        << o.speedupOverPipeline() << "," << o.seconds << ","
+        << csvPassesAndError(o.passes, o.error) << "\n";
   return writeResultFiles(
       dir, "graph-eval",
       resultsDocument(agent, summarizeGraphs(outcomes), outcomes), csv.str());

@@ -177,3 +177,39 @@ TEST(GraphCli, RooflineRewardReportsTheEstimatedTime) {
   EXPECT_NE(bad.err.find("peak_gflops"), std::string::npos) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
 }
+
+// Evaluated on a roofline, each graph reports the estimated times of I, D
+// and R, and greedy search never ends slower than the start.
+TEST(GraphCli, EvalOnARooflineReportsEstimatedTimes) {
+  ScratchDir scratch;
+  std::string config = (scratch.path() / "roofline.json").string();
+  std::ofstream(config)
+      << R"({"reward": "RooflineTime", "peak_gflops": 100, "bandwidth_gbps": 20})";
+  auto run = runRlopt({"graph", "eval", "--agent", "greedy",
+                       "hlo://torch_xla_neuron/simple_linear_model",
+                       "--env-config", config, "--json"},
+                      scratch.path());
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  auto json = nlohmann::json::parse(run.out);
+  ASSERT_EQ(json["results"].size(), 1u) << run.out;
+  const auto &result = json["results"][0];
+  ASSERT_TRUE(result.contains("time_D")) << result.dump();
+  double start = result["time_I"], pipeline = result["time_D"],
+         agent = result["time_R"];
+  EXPECT_GT(start, 0);
+  EXPECT_GT(pipeline, 0);
+  EXPECT_LE(agent, start);
+  EXPECT_DOUBLE_EQ(result["speedup_over_D"].get<double>(), pipeline / agent);
+  EXPECT_DOUBLE_EQ(json["summary"]["geomean_speedup_over_D"].get<double>(),
+                   pipeline / agent);
+
+  auto text = runRlopt({"graph", "eval", "--agent", "default",
+                        "hlo://torch_xla_neuron/simple_linear_model",
+                        "--env-config", config},
+                       scratch.path());
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("geomean estimated speedup over D, "
+                          "time(D)/time(R): 1.000"),
+            std::string::npos)
+      << text.out;
+}

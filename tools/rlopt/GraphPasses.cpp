@@ -221,18 +221,27 @@ int runGraphRun(int argc, char **argv) {
 namespace {
 void printGraphTable(const std::string &agent,
                      const std::vector<eval::GraphOutcome> &outcomes) {
+  bool timed = std::any_of(outcomes.begin(), outcomes.end(),
+                           [](const auto &o) { return o.pipelineTime > 0; });
   std::printf("agent: %s\n", agent.c_str());
-  std::printf("%-64s %7s %7s %7s %9s %7s\n", "graph", "I", "D", "R",
+  std::printf("%-64s %7s %7s %7s %9s %7s", "graph", "I", "D", "R",
               "(I-R)/(I-D)", "R/I");
+  if (timed)
+    std::printf(" %10s %10s %10s %7s", "time I", "time D", "time R", "D/R");
+  std::printf("\n");
   for (const auto &o : outcomes) {
     if (!o.error.empty()) {
       std::printf("%-64s FAILED: %s\n", o.uri.c_str(), o.error.c_str());
       continue;
     }
     std::printf(
-        "%-64s %7lld %7lld %7lld %9.3f %7.3f\n", o.uri.c_str(),
+        "%-64s %7lld %7lld %7lld %9.3f %7.3f", o.uri.c_str(),
         static_cast<long long>(o.initial), static_cast<long long>(o.pipeline),
         static_cast<long long>(o.agent), o.paperMetric(), o.opCountRatio());
+    if (timed)
+      std::printf(" %10.3g %10.3g %10.3g %7.3f", o.initialTime, o.pipelineTime,
+                  o.agentTime, o.speedupOverPipeline());
+    std::printf("\n");
   }
   eval::GraphSummary s = eval::summarizeGraphs(outcomes);
   std::printf("geomean (I-R)/(I-D) %.3f (mean %.3f; %d <= 0; %d graphs where "
@@ -240,6 +249,9 @@ void printGraphTable(const std::string &agent,
               "failed\n",
               s.geomeanPaperMetric, s.meanPaperMetric, s.nonPositive,
               s.withoutPipelineGain, s.geomeanRatio, s.succeeded, s.failed);
+  if (timed)
+    std::printf("geomean estimated speedup over D, time(D)/time(R): %.3f\n",
+                s.geomeanSpeedupOverPipeline);
 }
 
 } // namespace

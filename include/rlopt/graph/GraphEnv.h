@@ -72,6 +72,9 @@ public:
   int64_t opCount() const;
   int64_t initialOpCount() const { return initialOps; }
   Result<int64_t> defaultPipelineOpCount();
+  /// The run time estimated at the start and after D; 0 without a roofline.
+  double initialEstimatedSeconds() const { return initialSeconds; }
+  Result<double> defaultPipelineSeconds();
 
   const Module &module() const { return current; }
   Module &mutableModule() { return current; }
@@ -95,7 +98,14 @@ private:
   std::vector<uint8_t> actionMask() const;
   double potential() const;
   /// Estimated once per change of the graph: it walks the whole module.
-  double timeOfCurrentGraph() const;
+  double timeOfCurrentGraph() const { return timeOf(current); }
+  double timeOf(const Module &module) const;
+  struct PipelineResult {
+    int64_t ops = 0;
+    double seconds = 0;
+  };
+  /// D on the episode's graph, computed once per graph and shared by forks.
+  Result<PipelineResult> defaultPipelineResult();
 
   GraphEnvConfig cfg;
   std::shared_ptr<Shared> shared;

@@ -67,8 +67,8 @@ Cost costOrZero(const Module &module) {
 } // namespace
 
 struct GraphEnv::Shared {
-  std::map<std::string, Module> pristine;      ///< by resolved path
-  std::map<std::string, int64_t> defaultCount; ///< D, by resolved path
+  std::map<std::string, Module> pristine;                ///< by resolved path
+  std::map<std::string, PipelineResult> pipelineResults; ///< D, by path
 };
 
 namespace {
@@ -247,27 +247,41 @@ Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
 
 int64_t GraphEnv::opCount() const { return countModuleOps(current).total; }
 
-double GraphEnv::timeOfCurrentGraph() const {
+double GraphEnv::timeOf(const Module &module) const {
   if (!cfg.usesRoofline())
     return 0;
-  auto seconds = estimateSeconds(current, cfg.roofline);
+  auto seconds = estimateSeconds(module, cfg.roofline);
   return seconds ? *seconds : 0;
 }
 
-Result<int64_t> GraphEnv::defaultPipelineOpCount() {
+Result<GraphEnv::PipelineResult> GraphEnv::defaultPipelineResult() {
   auto path = resolve(uri);
   if (!path)
     return path.error();
-  auto cached = shared->defaultCount.find(*path);
-  if (cached != shared->defaultCount.end())
+  auto cached = shared->pipelineResults.find(*path);
+  if (cached != shared->pipelineResults.end())
     return cached->second;
   Module copy = shared->pristine.at(*path).clone();
   auto rounds = runDefaultPipeline(copy);
   if (!rounds)
     return rounds.error();
-  int64_t count = countModuleOps(copy).total;
-  shared->defaultCount[*path] = count;
-  return count;
+  PipelineResult result{countModuleOps(copy).total, timeOf(copy)};
+  shared->pipelineResults[*path] = result;
+  return result;
+}
+
+Result<int64_t> GraphEnv::defaultPipelineOpCount() {
+  auto result = defaultPipelineResult();
+  if (!result)
+    return result.error();
+  return result->ops;
+}
+
+Result<double> GraphEnv::defaultPipelineSeconds() {
+  auto result = defaultPipelineResult();
+  if (!result)
+    return result.error();
+  return result->seconds;
 }
 
 double GraphEnv::potential() const {
