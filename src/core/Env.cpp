@@ -19,6 +19,12 @@ StepResult Env::endWithError(const std::string &message) {
   return result;
 }
 
+StepResult Env::endWithError(const std::string &message, Observation obs) {
+  StepResult result = endWithError(message);
+  result.obs = std::move(obs);
+  return result;
+}
+
 std::optional<std::string> Env::whyOutsideSpace(const Action &action,
                                                 const MultiDiscrete &space) {
   if (action.values.size() != space.nvec.size())

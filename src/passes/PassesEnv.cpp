@@ -220,18 +220,15 @@ StepResult PassesEnv::step(const Action &action) {
   const auto &actions = passActions();
   if (auto problem = whyOutsideSpace(action, envSpaces.action)) {
     ended = true;
-    result = endWithError(*problem);
-    result.obs = observation();
-    return result;
+    return endWithError(*problem, observation());
   }
   int index = static_cast<int>(action.values[0]);
   const std::string &pass = actions[index].name;
   if (!actions[index].disabled.empty()) {
     ended = true;
-    result = endWithError("pass '" + pass +
-                          "' is disabled: " + actions[index].disabled);
-    result.obs = observation();
-    return result;
+    return endWithError("pass '" + pass +
+                            "' is disabled: " + actions[index].disabled,
+                        observation());
   }
   result.info["pass"] = pass;
   // Episodes are deterministic, so a pass that left this very module

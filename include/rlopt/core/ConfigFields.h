@@ -93,6 +93,14 @@ inline Status firstError(std::initializer_list<Status> checks) {
   return Status::success();
 }
 
+/// `Config::fromJson` on the JSON file at `path`; errors name the file.
+template <typename Config> Result<Config> loadConfig(const std::string &path) {
+  auto json = readJsonFile(path);
+  if (!json)
+    return json.error();
+  return Config::fromJson(*json, path);
+}
+
 } // namespace rlopt
 
 #endif

@@ -72,6 +72,8 @@ protected:
   /// The result of a step that cannot be taken: the episode ends and
   /// `info["error"]` says why.
   static StepResult endWithError(const std::string &message);
+  /// The same, keeping `obs`: the state the refused step left unchanged.
+  static StepResult endWithError(const std::string &message, Observation obs);
   /// Why `action` does not fit the action space (wrong number of values, a
   /// value out of range); nullopt when it fits.
   static std::optional<std::string> whyOutsideSpace(const Action &action,

@@ -39,25 +39,18 @@ makeOptimizer(const A2cConfig &config, std::vector<torch::Tensor> parameters) {
 Status trainA2c(const A2cConfig &config, Env &env,
                 const std::vector<BenchmarkRef> &benchmarks,
                 const std::string &runDir, const TrainOptions &options) {
-  auto shape = discreteShape(env.spaces());
+  auto shape = trainingShape(env, benchmarks);
   if (!shape)
     return shape.error();
-  if (benchmarks.empty())
-    return makeError("no benchmarks to train on");
-  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
-                                  *shape, options);
+  auto opened = openRun(config, *shape, runDir, options);
   if (!opened)
     return opened.error();
   DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
-
-  torch::manual_seed(config.seed);
   Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
   Mlp critic(featureCount, 1, config.network, /*outputGain=*/1.0);
-  std::vector<torch::Tensor> parameters = actor->parameters();
-  for (const torch::Tensor &p : critic->parameters())
-    parameters.push_back(p);
+  std::vector<torch::Tensor> parameters = parametersOf({actor, critic});
   std::unique_ptr<torch::optim::Optimizer> optimizer =
       makeOptimizer(config, parameters);
   if (auto *checkpoint = run.resumed()) {

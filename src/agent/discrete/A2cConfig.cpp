@@ -1,12 +1,13 @@
 #include "rlopt/agent/discrete/A2c.h"
 
-#include "rlopt/core/ConfigFields.h"
+#include "rlopt/agent/TrainerFields.h"
 
 namespace rlopt::agent::discrete {
 
 namespace {
 
 template <typename Visit> void visitFields(A2cConfig &c, Visit &&visit) {
+  visitDiscreteRunFields(c, visit);
   visit("optimizer", c.optimizer);
   visit("learning_rate", c.learningRate);
   visit("rmsprop_alpha", c.rmspropAlpha);
@@ -16,12 +17,6 @@ template <typename Visit> void visitFields(A2cConfig &c, Visit &&visit) {
   visit("value_coef", c.valueCoef);
   visit("entropy_coef", c.entropyCoef);
   visit("max_grad_norm", c.maxGradNorm);
-  visit("steps_per_iteration", c.stepsPerIteration);
-  visit("iterations", c.iterations);
-  visit("max_episode_steps", c.maxEpisodeSteps);
-  visit("checkpoint_every", c.checkpointEvery);
-  visit("seed", c.seed);
-  visit("network", c.network);
 }
 
 } // namespace
@@ -39,6 +34,7 @@ Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
     return config;
   const A2cConfig &c = *config;
   Status s = firstError({
+      checkDiscreteRunFields(c, where),
       require(c.optimizer == "rmsprop" || c.optimizer == "adam", where,
               "optimizer", "\"rmsprop\" or \"adam\""),
       require(c.learningRate > 0, where, "learning_rate", "positive"),
@@ -50,12 +46,6 @@ Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
       require(c.valueCoef >= 0, where, "value_coef", "not negative"),
       require(c.entropyCoef >= 0, where, "entropy_coef", "not negative"),
       require(c.maxGradNorm > 0, where, "max_grad_norm", "positive"),
-      require(c.stepsPerIteration >= 1, where, "steps_per_iteration",
-              "at least 1"),
-      require(c.iterations >= 1, where, "iterations", "at least 1"),
-      require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
-              "not negative"),
-      require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
   });
   if (!s)
     return s.error();
@@ -63,10 +53,7 @@ Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
 }
 
 Result<A2cConfig> A2cConfig::load(const std::string &path) {
-  auto json = readJsonFile(path);
-  if (!json)
-    return json.error();
-  return fromJson(*json, path);
+  return loadConfig<A2cConfig>(path);
 }
 
 } // namespace rlopt::agent::discrete

@@ -112,6 +112,16 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
   return run;
 }
 
+Result<DiscreteShape>
+trainingShape(const Env &env, const std::vector<BenchmarkRef> &benchmarks) {
+  auto shape = discreteShape(env.spaces());
+  if (!shape)
+    return shape.error();
+  if (benchmarks.empty())
+    return makeError("no benchmarks to train on");
+  return shape;
+}
+
 std::mt19937_64 DiscreteRun::beginIteration(int iteration) {
   uint64_t seed = settings.seed * 1000003 + iteration;
   torch::manual_seed(seed);

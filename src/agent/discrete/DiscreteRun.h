@@ -91,6 +91,24 @@ private:
   nlohmann::json savedState;
 };
 
+/// What every trainer checks first: an action space a discrete policy can
+/// score, and benchmarks to train on.
+Result<DiscreteShape>
+trainingShape(const Env &env, const std::vector<BenchmarkRef> &benchmarks);
+
+/// Opens the run of `config` (DiscreteRun::open) and seeds torch from the
+/// config, so the networks built next start the same on every run.
+template <typename Config>
+Result<std::unique_ptr<DiscreteRun>>
+openRun(const Config &config, const DiscreteShape &shape,
+        const std::string &runDir, const TrainOptions &options) {
+  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
+                                  shape, options);
+  if (opened)
+    torch::manual_seed(config.seed);
+  return opened;
+}
+
 /// Module parameters and buffers, and optimizer state, under `prefix`.
 void writeModule(torch::serialize::OutputArchive &archive,
                  const std::string &prefix, const torch::nn::Module &module);

@@ -37,20 +37,15 @@ torch::Tensor huberLoss(const torch::Tensor &prediction,
 Status trainDqn(const DqnConfig &config, Env &env,
                 const std::vector<BenchmarkRef> &benchmarks,
                 const std::string &runDir, const TrainOptions &options) {
-  auto shape = discreteShape(env.spaces());
+  auto shape = trainingShape(env, benchmarks);
   if (!shape)
     return shape.error();
-  if (benchmarks.empty())
-    return makeError("no benchmarks to train on");
-  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
-                                  *shape, options);
+  auto opened = openRun(config, *shape, runDir, options);
   if (!opened)
     return opened.error();
   DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
-
-  torch::manual_seed(config.seed);
   Mlp q(featureCount, actionCount, config.network);
   Mlp target(featureCount, actionCount, config.network);
   copyParameters(*q, *target);

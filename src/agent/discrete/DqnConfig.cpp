@@ -1,12 +1,13 @@
 #include "rlopt/agent/discrete/Dqn.h"
 
-#include "rlopt/core/ConfigFields.h"
+#include "rlopt/agent/TrainerFields.h"
 
 namespace rlopt::agent::discrete {
 
 namespace {
 
 template <typename Visit> void visitFields(DqnConfig &c, Visit &&visit) {
+  visitDiscreteRunFields(c, visit);
   visit("learning_rate", c.learningRate);
   visit("gamma", c.gamma);
   visit("buffer_size", c.bufferSize);
@@ -18,12 +19,6 @@ template <typename Visit> void visitFields(DqnConfig &c, Visit &&visit) {
   visit("end_epsilon", c.endEpsilon);
   visit("exploration_steps", c.explorationSteps);
   visit("huber_delta", c.huberDelta);
-  visit("steps_per_iteration", c.stepsPerIteration);
-  visit("iterations", c.iterations);
-  visit("max_episode_steps", c.maxEpisodeSteps);
-  visit("checkpoint_every", c.checkpointEvery);
-  visit("seed", c.seed);
-  visit("network", c.network);
 }
 
 } // namespace
@@ -41,6 +36,7 @@ Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
     return config;
   const DqnConfig &c = *config;
   Status s = firstError({
+      checkDiscreteRunFields(c, where),
       require(c.learningRate > 0, where, "learning_rate", "positive"),
       require(c.gamma >= 0 && c.gamma <= 1, where, "gamma", "in [0, 1]"),
       require(c.bufferSize >= 1, where, "buffer_size", "at least 1"),
@@ -56,12 +52,6 @@ Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
       require(c.explorationSteps >= 1, where, "exploration_steps",
               "at least 1"),
       require(c.huberDelta > 0, where, "huber_delta", "positive"),
-      require(c.stepsPerIteration >= 1, where, "steps_per_iteration",
-              "at least 1"),
-      require(c.iterations >= 1, where, "iterations", "at least 1"),
-      require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
-              "not negative"),
-      require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
   });
   if (!s)
     return s.error();
@@ -69,10 +59,7 @@ Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
 }
 
 Result<DqnConfig> DqnConfig::load(const std::string &path) {
-  auto json = readJsonFile(path);
-  if (!json)
-    return json.error();
-  return fromJson(*json, path);
+  return loadConfig<DqnConfig>(path);
 }
 
 } // namespace rlopt::agent::discrete

@@ -80,6 +80,14 @@ torch::Tensor byteRows(const std::vector<uint8_t> &values, int64_t width) {
       .clone();
 }
 
+std::vector<torch::Tensor> parametersOf(std::initializer_list<Mlp> nets) {
+  std::vector<torch::Tensor> all;
+  for (const Mlp &net : nets)
+    for (const torch::Tensor &p : net->parameters())
+      all.push_back(p);
+  return all;
+}
+
 void copyParameters(torch::nn::Module &from, torch::nn::Module &to) {
   torch::NoGradGuard noGrad;
   std::vector<torch::Tensor> source = from.parameters();

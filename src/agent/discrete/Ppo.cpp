@@ -92,13 +92,6 @@ Result<Rollout> collectEpisodes(EpisodeLoop &loop, Mlp &actor, Mlp &critic,
   return batch;
 }
 
-std::vector<torch::Tensor> weightsOf(Mlp &actor, Mlp &critic) {
-  std::vector<torch::Tensor> weights = actor->parameters();
-  for (const torch::Tensor &p : critic->parameters())
-    weights.push_back(p);
-  return weights;
-}
-
 /// A rollout rank of a distributed run: its share of every batch, with the
 /// learner's weights, until the learner says stop.
 Status serveRolloutRank(const PpoConfig &config, Env &env,
@@ -112,7 +105,7 @@ Status serveRolloutRank(const PpoConfig &config, Env &env,
   Mlp critic(shape.observationSize, 1, config.network, 1.0);
   EpisodeLoop loop(env, benchmarks, shape, config.maxEpisodeSteps);
   auto answer = [&](const nlohmann::json &share) -> Result<nlohmann::json> {
-    if (Status s = loadTensorBytes(weightsOf(actor, critic),
+    if (Status s = loadTensorBytes(parametersOf({actor, critic}),
                                    share.at("weights").get_binary());
         !s)
       return s.error();
@@ -124,10 +117,10 @@ Status serveRolloutRank(const PpoConfig &config, Env &env,
     if (!batch)
       return batch.error();
     IterationMetrics metrics;
-    return nlohmann::json{
-        {"batch", batch->toJson()},
-        {"episodes", loop.reportInto(metrics)},
-        {"weights_fingerprint", tensorFingerprint(weightsOf(actor, critic))}};
+    return nlohmann::json{{"batch", batch->toJson()},
+                          {"episodes", loop.reportInto(metrics)},
+                          {"weights_fingerprint",
+                           tensorFingerprint(parametersOf({actor, critic}))}};
   };
   Status served = serveShares(cluster, answer, config.rankTimeoutSeconds);
   if (!served)
@@ -141,11 +134,9 @@ Status serveRolloutRank(const PpoConfig &config, Env &env,
 Status trainPpo(const PpoConfig &config, Env &env,
                 const std::vector<BenchmarkRef> &benchmarks,
                 const std::string &runDir, const TrainOptions &options) {
-  auto shape = discreteShape(env.spaces());
+  auto shape = trainingShape(env, benchmarks);
   if (!shape)
     return shape.error();
-  if (benchmarks.empty())
-    return makeError("no benchmarks to train on");
   Cluster &cluster = Cluster::get();
   if (!cluster.learner())
     return serveRolloutRank(config, env, benchmarks, *shape, cluster);
@@ -154,20 +145,15 @@ Status trainPpo(const PpoConfig &config, Env &env,
     Cluster &cluster;
     ~StopRanks() { stopRolloutRanks(cluster); }
   } stopRanks{cluster};
-  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
-                                  *shape, options);
+  auto opened = openRun(config, *shape, runDir, options);
   if (!opened)
     return opened.error();
   DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
-
-  torch::manual_seed(config.seed);
   Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
   Mlp critic(featureCount, 1, config.network, /*outputGain=*/1.0);
-  std::vector<torch::Tensor> parameters = actor->parameters();
-  for (const torch::Tensor &p : critic->parameters())
-    parameters.push_back(p);
+  std::vector<torch::Tensor> parameters = parametersOf({actor, critic});
   torch::optim::Adam optimizer(
       parameters,
       torch::optim::AdamOptions(config.learningRate).eps(config.adamEpsilon));
@@ -207,7 +193,7 @@ Status trainPpo(const PpoConfig &config, Env &env,
     } else {
       auto start = Clock::now();
       int ranks = cluster.size() - 1;
-      std::vector<uint8_t> bytes = tensorBytes(weightsOf(actor, critic));
+      std::vector<uint8_t> bytes = tensorBytes(parametersOf({actor, critic}));
       uint64_t fingerprint = bytesFingerprint(bytes);
       nlohmann::json weights = nlohmann::json::binary(std::move(bytes));
       std::vector<nlohmann::json> shares;

@@ -19,32 +19,20 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<torch::Tensor> joined(const std::vector<torch::Tensor> &a,
-                                  const std::vector<torch::Tensor> &b) {
-  std::vector<torch::Tensor> all = a;
-  all.insert(all.end(), b.begin(), b.end());
-  return all;
-}
-
 } // namespace
 
 Status trainSac(const SacConfig &config, Env &env,
                 const std::vector<BenchmarkRef> &benchmarks,
                 const std::string &runDir, const TrainOptions &options) {
-  auto shape = discreteShape(env.spaces());
+  auto shape = trainingShape(env, benchmarks);
   if (!shape)
     return shape.error();
-  if (benchmarks.empty())
-    return makeError("no benchmarks to train on");
-  auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
-                                  *shape, options);
+  auto opened = openRun(config, *shape, runDir, options);
   if (!opened)
     return opened.error();
   DiscreteRun &run = **opened;
   int64_t featureCount = shape->observationSize;
   int64_t actionCount = shape->actionCount;
-
-  torch::manual_seed(config.seed);
   Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
   Mlp q1(featureCount, actionCount, config.network);
   Mlp q2(featureCount, actionCount, config.network);
@@ -59,7 +47,7 @@ Status trainSac(const SacConfig &config, Env &env,
   };
   torch::optim::Adam actorOptimizer(actor->parameters(),
                                     adam(config.policyLearningRate));
-  torch::optim::Adam qOptimizer(joined(q1->parameters(), q2->parameters()),
+  torch::optim::Adam qOptimizer(parametersOf({q1, q2}),
                                 adam(config.qLearningRate));
   torch::optim::Adam alphaOptimizer({logAlpha}, adam(config.alphaLearningRate));
   ReplayBuffer replay(config.bufferSize, *shape);

@@ -1,12 +1,13 @@
 #include "rlopt/agent/discrete/Sac.h"
 
-#include "rlopt/core/ConfigFields.h"
+#include "rlopt/agent/TrainerFields.h"
 
 namespace rlopt::agent::discrete {
 
 namespace {
 
 template <typename Visit> void visitFields(SacConfig &c, Visit &&visit) {
+  visitDiscreteRunFields(c, visit);
   visit("policy_learning_rate", c.policyLearningRate);
   visit("q_learning_rate", c.qLearningRate);
   visit("alpha_learning_rate", c.alphaLearningRate);
@@ -21,12 +22,6 @@ template <typename Visit> void visitFields(SacConfig &c, Visit &&visit) {
   visit("autotune_alpha", c.autotuneAlpha);
   visit("alpha", c.alpha);
   visit("reward_scale", c.rewardScale);
-  visit("steps_per_iteration", c.stepsPerIteration);
-  visit("iterations", c.iterations);
-  visit("max_episode_steps", c.maxEpisodeSteps);
-  visit("checkpoint_every", c.checkpointEvery);
-  visit("seed", c.seed);
-  visit("network", c.network);
 }
 
 } // namespace
@@ -44,6 +39,7 @@ Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
     return config;
   const SacConfig &c = *config;
   Status s = firstError({
+      checkDiscreteRunFields(c, where),
       require(c.policyLearningRate > 0, where, "policy_learning_rate",
               "positive"),
       require(c.qLearningRate > 0, where, "q_learning_rate", "positive"),
@@ -60,12 +56,6 @@ Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
               "target_entropy_scale", "in [0, 1]"),
       require(c.alpha > 0, where, "alpha", "positive"),
       require(c.rewardScale > 0, where, "reward_scale", "positive"),
-      require(c.stepsPerIteration >= 1, where, "steps_per_iteration",
-              "at least 1"),
-      require(c.iterations >= 1, where, "iterations", "at least 1"),
-      require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
-              "not negative"),
-      require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
   });
   if (!s)
     return s.error();
@@ -73,10 +63,7 @@ Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
 }
 
 Result<SacConfig> SacConfig::load(const std::string &path) {
-  auto json = readJsonFile(path);
-  if (!json)
-    return json.error();
-  return fromJson(*json, path);
+  return loadConfig<SacConfig>(path);
 }
 
 } // namespace rlopt::agent::discrete

@@ -1,19 +1,12 @@
 #include "rlopt/agent/linalg/Ppo.h"
 
-#include "rlopt/core/ConfigFields.h"
+#include "rlopt/agent/TrainerFields.h"
 
 namespace rlopt::agent {
 
 namespace {
 template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
-  visit("learning_rate", c.learningRate);
-  visit("gamma", c.gamma);
-  visit("gae_lambda", c.gaeLambda);
-  visit("clip", c.clip);
-  visit("value_coef", c.valueCoef);
-  visit("entropy_coef", c.entropyCoef);
-  visit("max_grad_norm", c.maxGradNorm);
-  visit("epochs", c.epochs);
+  visitPpoUpdateFields(c, visit);
   visit("minibatches", c.minibatches);
   visit("programs_per_iteration", c.programsPerIteration);
   visit("iterations", c.iterations);
@@ -38,46 +31,37 @@ nlohmann::json PpoConfig::toJson() const {
 
 Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
                                       const std::string &where) {
-  auto read = configFromJson<PpoConfig>(
+  auto config = configFromJson<PpoConfig>(
       json, where, [](PpoConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!read)
-    return read.error();
-  const PpoConfig &c = *read;
-  // The first key out of range, with what it must be.
-  const std::pair<bool, const char *> ranges[] = {
-      {c.learningRate > 0, "learning_rate must be positive"},
-      {c.clip > 0, "clip must be positive"},
-      {c.epochs >= 1, "epochs must be at least 1"},
-      {c.minibatches >= 1, "minibatches must be at least 1"},
-      {c.programsPerIteration >= 1,
-       "programs_per_iteration must be at least 1"},
-      {c.iterations >= 1, "iterations must be at least 1"},
-      {c.workers >= 1 && c.workers <= 64, "workers must be in 1..64"},
-      {c.checkpointEvery >= 1, "checkpoint_every must be at least 1"},
-      {c.rankTimeoutSeconds > 0, "rank_timeout_seconds must be positive"},
-      {c.evalEvery >= 0, "eval_every must not be negative"},
-      {c.evalPrograms >= 0, "eval_programs must not be negative"},
-      {c.imitationEpochs >= 0, "imitation_epochs must not be negative"},
-      {c.imitationLearningRate > 0, "imitation_learning_rate must be positive"},
-      {c.imitationMinibatchSize >= 1,
-       "imitation_minibatch_size must be at least 1"},
-      {c.gamma >= 0 && c.gamma <= 1, "gamma must be in [0, 1]"},
-      {c.gaeLambda >= 0 && c.gaeLambda <= 1, "gae_lambda must be in [0, 1]"},
-      {c.maxGradNorm > 0, "max_grad_norm must be positive"},
-      {c.valueCoef >= 0, "value_coef must not be negative"},
-      {c.entropyCoef >= 0, "entropy_coef must not be negative"},
-  };
-  for (const auto &[inRange, rule] : ranges)
-    if (!inRange)
-      return makeError(where + ": " + rule);
-  return c;
+  if (!config)
+    return config;
+  const PpoConfig &c = *config;
+  Status s = firstError({
+      checkPpoUpdateFields(c, where),
+      require(c.minibatches >= 1, where, "minibatches", "at least 1"),
+      require(c.programsPerIteration >= 1, where, "programs_per_iteration",
+              "at least 1"),
+      require(c.iterations >= 1, where, "iterations", "at least 1"),
+      require(c.workers >= 1 && c.workers <= 64, where, "workers", "in 1..64"),
+      require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
+      require(c.rankTimeoutSeconds > 0, where, "rank_timeout_seconds",
+              "positive"),
+      require(c.evalEvery >= 0, where, "eval_every", "not negative"),
+      require(c.evalPrograms >= 0, where, "eval_programs", "not negative"),
+      require(c.imitationEpochs >= 0, where, "imitation_epochs",
+              "not negative"),
+      require(c.imitationLearningRate > 0, where, "imitation_learning_rate",
+              "positive"),
+      require(c.imitationMinibatchSize >= 1, where, "imitation_minibatch_size",
+              "at least 1"),
+  });
+  if (!s)
+    return s.error();
+  return config;
 }
 
 Result<PpoConfig> PpoConfig::load(const std::string &path) {
-  auto json = readJsonFile(path);
-  if (!json)
-    return json.error();
-  return fromJson(*json, path);
+  return loadConfig<PpoConfig>(path);
 }
 
 } // namespace rlopt::agent

@@ -332,9 +332,7 @@ StepResult GraphEnv::step(const Action &action) {
   const auto &passes = graphPasses();
   if (auto problem = whyOutsideSpace(action, envSpaces.action)) {
     ended = true;
-    result = endWithError(*problem);
-    result.obs = observation();
-    return result;
+    return endWithError(*problem, observation());
   }
   int index = static_cast<int>(action.values[0]);
   const GraphPass &pass = passes[index];

@@ -5,6 +5,7 @@
 
 #include <torch/torch.h>
 
+#include <initializer_list>
 #include <vector>
 
 namespace rlopt::agent::discrete {
@@ -23,6 +24,9 @@ private:
   torch::nn::Sequential layers;
 };
 TORCH_MODULE(Mlp);
+
+/// The parameters of `nets` in order: what one optimizer steps.
+std::vector<torch::Tensor> parametersOf(std::initializer_list<Mlp> nets);
 
 /// `scores` with −inf wherever `allowed` is 0, so that argmax and max never
 /// pick a masked action.
