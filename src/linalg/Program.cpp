@@ -243,6 +243,55 @@ static Status checkLinalgProperties(llvm::StringRef text,
   return Status::success();
 }
 
+/// Line and column (from 1) of `offset` in `text`.
+static std::string lineColumn(llvm::StringRef text, size_t offset) {
+  llvm::StringRef before = text.take_front(offset);
+  size_t lineStart = before.rfind('\n');
+  size_t column =
+      lineStart == llvm::StringRef::npos ? offset + 1 : offset - lineStart;
+  return std::to_string(before.count('\n') + 1) + ":" + std::to_string(column);
+}
+
+/// MLIR 19's custom parser for linalg.generic casts every element of
+/// `iterator_types = [...]` to a string without checking: `[32, "parallel"]`
+/// crashes it (mlir-opt-19 too). The generic form, "linalg.generic", takes
+/// #linalg.iterator_type attributes and is left to MLIR.
+static Status checkIteratorTypes(llvm::StringRef text,
+                                 const std::string &path) {
+  const llvm::StringRef key = "iterator_types";
+  for (size_t at = text.find(key); at != llvm::StringRef::npos;
+       at = text.find(key, at + key.size())) {
+    size_t op = text.take_front(at).rfind("linalg.generic");
+    if (op == llvm::StringRef::npos || (op > 0 && text[op - 1] == '"'))
+      continue;
+    llvm::StringRef rest = text.drop_front(at + key.size()).ltrim();
+    if (!rest.consume_front("="))
+      continue;
+    rest = rest.ltrim();
+    if (!rest.consume_front("["))
+      continue;
+    // Each element up to the closing bracket must be a quoted string.
+    while (true) {
+      rest = rest.ltrim();
+      if (rest.empty() || rest.starts_with("]"))
+        break;
+      if (!rest.starts_with("\"")) {
+        size_t offset = text.size() - rest.size();
+        return makeError(path + ":" + lineColumn(text, offset) +
+                         ": iterator_types must list quoted strings, "
+                         "\"parallel\" or \"reduction\"");
+      }
+      size_t close = rest.find('"', 1);
+      if (close == llvm::StringRef::npos)
+        break; // an unterminated string: MLIR's lexer reports it
+      rest = rest.drop_front(close + 1).ltrim();
+      if (!rest.consume_front(","))
+        break;
+    }
+  }
+  return Status::success();
+}
+
 /// Parses with a diagnostic handler that keeps the first error as one line.
 static Result<Program> parseSource(MLIRContext &context,
                                    std::unique_ptr<llvm::MemoryBuffer> buffer,
@@ -252,6 +301,8 @@ static Result<Program> parseSource(MLIRContext &context,
       llvm::any_of(buffer->getBuffer(), [](char c) { return c == '\0'; }))
     return makeError(path + ": binary data, not MLIR text");
   if (Status ok = checkLinalgProperties(buffer->getBuffer(), path); !ok)
+    return ok.error();
+  if (Status ok = checkIteratorTypes(buffer->getBuffer(), path); !ok)
     return ok.error();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());

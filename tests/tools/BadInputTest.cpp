@@ -137,6 +137,20 @@ const std::vector<FileCase> kFileCases = {
      "tensor<4xf32>\n"
      "  return %r : tensor<4xf32>\n}\n",
      {":3:", "properties must be a dictionary"}},
+    // The same for linalg.generic's iterator_types; found by fuzz_mlir.
+    {"iterator_type_not_a_string",
+     "func.func @f(%a: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<4xf32> "
+     "{\n"
+     "  %r = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, "
+     "affine_map<(i, k) -> (i)>],\n"
+     "      iterator_types = [\"parallel\", 32]}\n"
+     "      ins(%a : tensor<4x8xf32>) outs(%b : tensor<4xf32>) {\n"
+     "  ^bb0(%x: f32, %s: f32):\n"
+     "    %y = arith.addf %x, %s : f32\n"
+     "    linalg.yield %y : f32\n"
+     "  } -> tensor<4xf32>\n"
+     "  return %r : tensor<4xf32>\n}\n",
+     {":3:", "iterator_types must list quoted strings"}},
     {"invalid_ir",
      "func.func @f(%a: tensor<4x5xf32>, %b: tensor<4x4xf32>) -> "
      "tensor<4x4xf32> {\n"
