@@ -19,7 +19,7 @@ inline Status saveArchive(torch::serialize::OutputArchive &archive,
   std::ostringstream bytes;
   try {
     archive.save_to(bytes);
-  } catch (const c10::Error &) {
+  } catch (const std::exception &) {
     return makeError(path + ": cannot serialize the " + what);
   }
   if (Status s = writeFileAtomically(path, bytes.str()); !s)
@@ -28,7 +28,8 @@ inline Status saveArchive(torch::serialize::OutputArchive &archive,
 }
 
 /// Reads `path` (a regular file only) into `archive`; `what` names the file
-/// in the error.
+/// in the error. LibTorch reports a damaged archive with c10::Error or, from
+/// its TorchScript unpickler, torch::jit::ErrorReport: both are caught.
 inline Status loadArchive(torch::serialize::InputArchive &archive,
                           const std::string &path, const std::string &what) {
   auto bytes = readRegularFile(path);
@@ -37,7 +38,7 @@ inline Status loadArchive(torch::serialize::InputArchive &archive,
   std::istringstream in(bytes.takeValue());
   try {
     archive.load_from(in);
-  } catch (const c10::Error &) {
+  } catch (const std::exception &) {
     return makeError(path + ": not a readable rlopt " + what + " file");
   }
   return Status::success();

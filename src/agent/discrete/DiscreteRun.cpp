@@ -211,7 +211,7 @@ Status readOptimizer(torch::serialize::InputArchive &archive,
     return makeError(where + ": the checkpoint has no " + key + " state");
   try {
     optimizer.load(nested);
-  } catch (const c10::Error &) {
+  } catch (const std::exception &) {
     return makeError(where + ": the " + key + " state does not fit");
   }
   return Status::success();

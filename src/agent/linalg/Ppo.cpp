@@ -178,7 +178,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         return s;
       try {
         optimizer.load(archive);
-      } catch (const c10::Error &) {
+      } catch (const std::exception &) {
         return makeError(optimizerPath +
                          ": not the optimizer state of this run's policy");
       }

@@ -4,6 +4,8 @@
 #include "CounterEnv.h"
 #include "TinyConfigs.h"
 
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <set>
 
@@ -82,6 +84,32 @@ TEST(DiscretePolicy, SavedPolicyLoadsBackToTheSameChoices) {
   EXPECT_FALSE(
       DiscretePolicy::load((scratch / "missing.pt").string(), env.spaces())
           .ok());
+}
+
+// A policy file damaged inside its pickled data (a type name no longer
+// known to TorchScript; found by fuzz_policy) is a one-line error, not an
+// exception LibTorch throws past the loader.
+TEST(DiscretePolicy, DamagedPickleIsAnError) {
+  ScratchDir scratch;
+  CounterEnv env;
+  auto policy = DiscretePolicy::create(env.spaces(), tinyNetwork(), 9);
+  ASSERT_TRUE(policy.ok());
+  std::string path = (scratch / "policy.pt").string();
+  ASSERT_TRUE(policy->save(path).ok());
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  size_t at = bytes.find("_rebuild_tensor_v2");
+  ASSERT_NE(at, std::string::npos) << "the archive stores its pickle plainly";
+  bytes[at + 10] = ')';
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  auto loaded = DiscretePolicy::load(path, env.spaces());
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.error().message.find(path), std::string::npos);
+  EXPECT_EQ(loaded.error().message.find('\n'), std::string::npos)
+      << loaded.error().message;
 }
 
 TEST(DiscretePolicy, GreedyEpisodeReportsItsActionsAndTotalReward) {
