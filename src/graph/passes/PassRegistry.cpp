@@ -257,29 +257,32 @@ std::optional<int> findGraphPass(const std::string &name) {
 // The expanders stay: they are lowerings the CPU backend needs, so D pays
 // for them as XLA does.
 const std::vector<PipelinePhase> &defaultPipeline() {
-  static const std::vector<std::string> simplification = {
-      "algsimp-arith",
-      "algsimp-noop",
-      "algsimp-reshape",
-      "algsimp-broadcast",
-      "algsimp-select",
-      "algsimp-concat",
-      "algsimp-slice",
-      "algsimp-pad",
-      "algsimp-reduce",
-      "sort-simplifier",
-      "dce",
-      "gather-expander",
-      "zero-sized-hlo-elimination",
-      "while-loop-invariant-code-motion",
-      "tuple-simplifier",
-      "while-loop-constant-sinking",
-      "while-loop-simplifier",
-      "dce",
-      "reshape-mover",
-      "constant-folding",
-      "conditional-simplifier",
+  // XLA's AlgebraicSimplifier on CPU: every rule group but dot strength
+  // reduction.
+  static const std::vector<std::string> algsimp = {
+      "algsimp-arith",     "algsimp-noop",   "algsimp-reshape",
+      "algsimp-broadcast", "algsimp-select", "algsimp-concat",
+      "algsimp-slice",     "algsimp-pad",    "algsimp-reduce"};
+  auto after = [](std::vector<std::string> passes,
+                  std::initializer_list<const char *> more) {
+    passes.insert(passes.end(), more.begin(), more.end());
+    return passes;
   };
+  static const std::vector<std::string> simplification =
+      after(algsimp, {
+                         "sort-simplifier",
+                         "dce",
+                         "gather-expander",
+                         "zero-sized-hlo-elimination",
+                         "while-loop-invariant-code-motion",
+                         "tuple-simplifier",
+                         "while-loop-constant-sinking",
+                         "while-loop-simplifier",
+                         "dce",
+                         "reshape-mover",
+                         "constant-folding",
+                         "conditional-simplifier",
+                     });
   static const std::vector<PipelinePhase> phases = {
       {"canonicalization",
        {"dot-decomposer", "zero-sized-hlo-elimination", "map-inliner",
@@ -296,10 +299,7 @@ const std::vector<PipelinePhase> &defaultPipeline() {
        false},
       // XLA removes what TransposeFolding leaves unused at once, and runs
       // this loop again after layout assignment.
-      {"simplification-after-layout-assignment",
-       {"algsimp-arith", "algsimp-noop", "algsimp-reshape", "algsimp-broadcast",
-        "algsimp-select", "algsimp-concat", "algsimp-slice", "algsimp-pad",
-        "algsimp-reduce", "dce", "cse"},
+      {"simplification-after-layout-assignment", after(algsimp, {"dce", "cse"}),
        true},
   };
   return phases;
