@@ -4,6 +4,7 @@
 #include "rlopt/linalg/ScheduleMutation.h"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -66,6 +67,31 @@ private:
   std::vector<Candidate> candidates;
 };
 
+/// The fastest of several noisy samples is, on average, a lucky one: a
+/// winner other than the heuristic's schedule is measured once more, and
+/// kept only if this fresh sample still beats the heuristic's. Both samples
+/// compared are then unbiased, where the winner's first was chosen for
+/// being high.
+void confirmWinner(const linalg::Program &program, const Candidate &heuristic,
+                   const linalg::Measurement &heuristicMeasurement,
+                   const linalg::MeasureOptions &measure, measure::Cache *cache,
+                   SearchResult &result) {
+  linalg::MeasureOptions fresh = measure;
+  fresh.freshSample = true;
+  auto again = linalg::measureSchedule(program, result.schedule, fresh, cache);
+  ++result.measured;
+  if (again && again->correct &&
+      again->speedup >= heuristicMeasurement.speedup) {
+    result.measurement = *again;
+    return;
+  }
+  if (!again || !again->correct)
+    ++result.failed;
+  result.schedule = heuristic.schedule;
+  result.measurement = heuristicMeasurement;
+  result.keptHeuristic = true;
+}
+
 } // namespace
 
 Result<std::vector<Candidate>> proposeCandidates(const linalg::Program &program,
@@ -118,11 +144,16 @@ Result<SearchResult> searchSchedule(const linalg::Program &program,
   SearchResult result;
   std::string lastError = "no candidate schedule";
   bool found = false;
+  std::optional<linalg::Measurement> heuristic;
+  // One measurement is kept back to confirm a winner other than the
+  // heuristic's schedule (see below).
+  int exploring = options.budget > 1 ? options.budget - 1 : options.budget;
   // Schedules that lower to code measured in this search already (the
   // cache answers them) do not use up the budget.
   std::set<std::string> lowered;
-  for (const Candidate &candidate : *candidates) {
-    if (result.measured >= options.budget)
+  for (size_t i = 0; i < candidates->size(); ++i) {
+    const Candidate &candidate = (*candidates)[i];
+    if (result.measured >= exploring)
       break;
     auto m =
         linalg::measureSchedule(program, candidate.schedule, measure, cache);
@@ -135,6 +166,8 @@ Result<SearchResult> searchSchedule(const linalg::Program &program,
                     : m.error().message;
       continue;
     }
+    if (i == 0)
+      heuristic = *m;
     if (!found || m->speedup > result.measurement.speedup) {
       found = true;
       result.schedule = candidate.schedule;
@@ -143,6 +176,10 @@ Result<SearchResult> searchSchedule(const linalg::Program &program,
   }
   if (!found)
     return makeError(lastError);
+  const Candidate &first = candidates->front();
+  if (heuristic && result.schedule.str() != first.schedule.str() &&
+      result.measured < options.budget)
+    confirmWinner(program, first, *heuristic, measure, cache, result);
   return result;
 }
 

@@ -372,7 +372,7 @@ static Result<Measurement> measureScript(const Program &program,
     return hello.error();
   measure::CacheKey key{(*hello)["hash"].get<std::string>(),
                         measure::hostMachine().fingerprint(options.threads)};
-  if (cache) {
+  if (cache && !options.freshSample) {
     if (auto stored = cache->lookup(key)) {
       // Checked before the worker is let go: a row that fails is measured
       // again by this same worker.

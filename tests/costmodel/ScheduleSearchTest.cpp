@@ -93,7 +93,8 @@ TEST(SearchSchedule, MeasuredCandidatesBecomeCostModelSamples) {
   auto found =
       searchSchedule(*program, options, quickMeasureOptions(), cache->get());
   ASSERT_TRUE(found.ok()) << found.error().message;
-  EXPECT_EQ(found->measured, 3);
+  EXPECT_LE(found->measured, 3);
+  EXPECT_GE(found->measured, 2);
   EXPECT_TRUE(found->measurement.correct);
   EXPECT_GT(found->measurement.speedup, 0);
 
@@ -113,5 +114,36 @@ TEST(SearchSchedule, MeasuredCandidatesBecomeCostModelSamples) {
   auto other = loadCostDataset(**cache, "another machine");
   ASSERT_TRUE(other.ok());
   EXPECT_TRUE(other->samples.empty());
+  fs::remove_all(dir);
+}
+
+TEST(SearchSchedule, AWinnerOtherThanTheHeuristicIsMeasuredAgain) {
+  auto program = loadFixture("matmul");
+  ASSERT_TRUE(program.ok());
+  std::string dir =
+      (fs::path(testing::TempDir()) / "rlopt-confirm-XXXXXX").string();
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  auto cache = measure::Cache::open(dir + "/cache.sqlite");
+  ASSERT_TRUE(cache.ok()) << cache.error().message;
+
+  SearchOptions options;
+  options.budget = 6;
+  options.generations = 1;
+  options.seed = 5;
+  linalg::MeasureOptions measure = quickMeasureOptions();
+  auto found = searchSchedule(*program, options, measure, cache->get());
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  EXPECT_LE(found->measured, options.budget);
+  ASSERT_TRUE(found->measurement.correct);
+  measure::CacheKey winner{found->measurement.programHash,
+                           measure::hostMachine().fingerprint(measure.threads)};
+  bool heuristic =
+      found->schedule.str() == linalg::heuristicSchedule(*program).str();
+  if (found->keptHeuristic)
+    EXPECT_TRUE(heuristic) << found->schedule.str();
+  // The figure returned for another schedule is its second sample, taken
+  // after it was chosen; the first stays in the cache beside it.
+  if (!heuristic)
+    EXPECT_GE((*cache)->count(winner), 2) << found->schedule.str();
   fs::remove_all(dir);
 }

@@ -41,11 +41,16 @@ struct SearchResult {
   linalg::Measurement measurement;
   int measured = 0; ///< candidates measured
   int failed = 0;   ///< of them, wrong or not measurable
+  /// The best other schedule did not beat the heuristic's when measured
+  /// again, so the heuristic's was kept.
+  bool keptHeuristic = false;
 };
 
-/// proposeCandidates, then measures them in order until `budget` distinct
-/// programs were measured (schedules that lower to the same code count
-/// once), and keeps the fastest correct.
+/// proposeCandidates, then measures them in order until `budget` - 1
+/// distinct programs were measured (schedules that lower to the same code
+/// count once) and keeps the fastest correct. The last measurement confirms
+/// a winner other than the heuristic's schedule: it is measured again,
+/// without the cache, and kept only if it still beats the heuristic's.
 Result<SearchResult> searchSchedule(const linalg::Program &program,
                                     const SearchOptions &options,
                                     const linalg::MeasureOptions &measure,

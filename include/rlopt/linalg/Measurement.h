@@ -23,6 +23,8 @@ struct MeasureOptions {
   measure::WorkerLimits limits;
   TransformLimits transformLimits;
   std::vector<ExternalBaseline> externals; ///< e.g. LibTorch, oneDNN
+  /// Measure even when the cache holds a sample, and store the new one.
+  bool freshSample = false;
 };
 
 /// One measured candidate against the naive baseline, from one worker run.
