@@ -43,6 +43,46 @@ ENTRY e {
 })");
 }
 
+TEST(PassTransposeFolding, OnCpuFoldsOnlyRowColumnTransposesIntoDots) {
+  // The dot's operand transpose swaps its two non-batch dims: folded. The
+  // convolution's input transpose is not: XLA's CPU convolutions do not take
+  // transposed operands.
+  Module module = expectRewrite("transpose-folding-cpu", R"(
+HloModule m
+ENTRY e {
+  a = f32[2,3,4] parameter(0)
+  b = f32[2,3,5] parameter(1)
+  at = f32[2,4,3] transpose(a), dimensions={0,2,1}
+  d = f32[2,4,5] dot(at, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  x = f32[1,2,5,5] parameter(2)
+  k = f32[3,3,2,4] parameter(3)
+  xt = f32[1,5,5,2] transpose(x), dimensions={0,2,3,1}
+  c = f32[1,3,3,4] convolution(xt, k), window={size=3x3}, dim_labels=b01f_01io->b01f
+  ROOT r = (f32[2,4,5], f32[1,3,3,4]) tuple(d, c)
+})");
+  EXPECT_EQ(countOf(module, Opcode::Transpose), 1);
+  EXPECT_EQ(rootOf(module)->operand(0)->dotDims().lhsContracting,
+            (std::vector<int64_t>{1}));
+  EXPECT_EQ(rootOf(module)->operand(1)->operand(0)->opcode(),
+            Opcode::Transpose);
+}
+
+TEST(PassTransposeFolding, OnCpuKeepsTransposesOfMoreThanRowAndColumn) {
+  // Moves a batch dim: the action folds it (free order kept), the CPU
+  // configuration does not.
+  const char *text = R"(
+HloModule m
+ENTRY e {
+  a = f32[2,3,4] parameter(0)
+  b = f32[3,4,5] parameter(1)
+  at = f32[3,2,4] transpose(a), dimensions={1,0,2}
+  ROOT d = f32[3,2,5] dot(at, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+})";
+  expectNoRewrite("transpose-folding-cpu", text);
+  Module folded = expectRewrite("transpose-folding", text);
+  EXPECT_EQ(countOf(folded, Opcode::Transpose), 0);
+}
+
 TEST(PassDotDecomposer, CanonicalizesDots) {
   Module module = expectRewrite("dot-decomposer", R"(
 HloModule m

@@ -18,14 +18,15 @@
 
 namespace rlopt::graph::testing {
 
-/// Runs the pass `name` on `module`; fails the test on an unknown name or
-/// an error, and checks the result still verifies.
+/// Runs the pass `name` (an action or a CPU-configured pass) on `module`; fails
+/// the test on an unknown name or an error, and checks the result still
+/// verifies.
 inline bool runPass(const std::string &name, Module &module) {
-  auto index = findGraphPass(name);
-  EXPECT_TRUE(index.has_value()) << "no pass named " << name;
-  if (!index)
+  const GraphPass *pass = findPipelinePass(name);
+  EXPECT_NE(pass, nullptr) << "no pass named " << name;
+  if (!pass)
     return false;
-  auto changed = graphPasses()[*index].run(module);
+  auto changed = pass->run(module);
   EXPECT_TRUE(changed.ok()) << name << ": " << changed.error().message;
   if (!changed)
     return false;

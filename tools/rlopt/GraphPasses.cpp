@@ -92,11 +92,17 @@ int runGraphList(int argc, char **argv) {
                           {"to_fixed_point", phase.toFixedPoint}});
     json out = {{"passes", json::array()},
                 {"default_pipeline", pipeline},
+                {"cpu_configured_passes", json::array()},
                 {"graphs", json::array()}};
+    auto describe = [](const graph::GraphPass &pass) {
+      return json{{"name", pass.name},
+                  {"mirrors", pass.mirrors},
+                  {"rewrites", pass.rewrites}};
+    };
     for (const auto &pass : passes)
-      out["passes"].push_back({{"name", pass.name},
-                               {"mirrors", pass.mirrors},
-                               {"rewrites", pass.rewrites}});
+      out["passes"].push_back(describe(pass));
+    for (const auto &pass : graph::cpuConfiguredPasses())
+      out["cpu_configured_passes"].push_back(describe(pass));
     for (const auto &uri : *all)
       out["graphs"].push_back(
           {{"uri", uri}, {"split", testSet.count(uri) ? "test" : "train"}});
@@ -116,6 +122,10 @@ int runGraphList(int argc, char **argv) {
                 phase.toFixedPoint ? " (to a fixed point)" : "",
                 passes.c_str());
   }
+  std::printf("  configured as XLA's CPU backend does (not actions):\n");
+  for (const auto &pass : graph::cpuConfiguredPasses())
+    std::printf("    %-28s %-30s %s\n", pass.name.c_str(), pass.mirrors.c_str(),
+                pass.rewrites.c_str());
   std::printf("\n%zu graphs (%zu test):\n", all->size(), testSet.size());
   for (const auto &uri : *all)
     std::printf("  %-5s %s\n", testSet.count(uri) ? "test" : "train",

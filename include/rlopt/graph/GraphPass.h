@@ -29,6 +29,14 @@ const std::vector<GraphPass> &graphPasses();
 /// The index of the pass named `name`, if there is one.
 std::optional<int> findGraphPass(const std::string &name);
 
+/// Passes the default pipeline runs in the configuration XLA's CPU backend
+/// gives them, where that differs from the action's; they are not actions.
+const std::vector<GraphPass> &cpuConfiguredPasses();
+
+/// The pass named `name` among the actions, then among
+/// cpuConfiguredPasses(); null if there is none.
+const GraphPass *findPipelinePass(const std::string &name);
+
 /// One phase of the default pipeline: its passes in order, run once or
 /// repeated until a round changes nothing (XLA's HloPassFix).
 struct PipelinePhase {

@@ -239,6 +239,26 @@ std::optional<int> findGraphPass(const std::string &name) {
   return std::nullopt;
 }
 
+const std::vector<GraphPass> &cpuConfiguredPasses() {
+  static const std::vector<GraphPass> passes = {
+      {"transpose-folding-cpu", "TransposeFolding",
+       "as transpose-folding, configured as XLA's CPU pipeline does: into "
+       "dots only transposes swapping the two non-batch dims of an operand "
+       "with one contracting dim; none into convolutions",
+       runCpuTransposeFolding},
+  };
+  return passes;
+}
+
+const GraphPass *findPipelinePass(const std::string &name) {
+  if (auto index = findGraphPass(name))
+    return &graphPasses()[*index];
+  for (const GraphPass &pass : cpuConfiguredPasses())
+    if (pass.name == name)
+      return &pass;
+  return nullptr;
+}
+
 // XLA's CPU HLO pipeline (CpuCompiler::RunHloPasses), kept to the passes
 // rlopt has, in XLA's order and with XLA's phase structure. Where it
 // differs:
@@ -294,7 +314,7 @@ const std::vector<PipelinePhase> &defaultPipeline() {
       {"scatter-expansion", {"scatter-expander"}, false},
       {"post-scatter-expansion-simplification", simplification, true},
       {"before-layout-assignment",
-       {"transpose-folding", "cse", "optimization-barrier-expander",
+       {"transpose-folding-cpu", "cse", "optimization-barrier-expander",
         "tuple-simplifier", "flatten-call-graph"},
        false},
       // XLA removes what TransposeFolding leaves unused at once, and runs
@@ -310,10 +330,10 @@ namespace {
 Result<bool> runPhaseOnce(Module &module, const PipelinePhase &phase) {
   bool changed = false;
   for (const std::string &name : phase.passes) {
-    auto index = findGraphPass(name);
-    if (!index)
+    const GraphPass *pass = findPipelinePass(name);
+    if (!pass)
       return makeError("default pipeline names unknown pass '" + name + "'");
-    auto result = graphPasses()[*index].run(module);
+    auto result = pass->run(module);
     if (!result)
       return makeError("pass '" + name + "': " + result.error().message);
     changed |= *result;

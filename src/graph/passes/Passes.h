@@ -30,6 +30,7 @@ Result<bool> runDefuser(Module &module);
 Result<bool> runFlattenCallGraph(Module &module);
 Result<bool> runReshapeMover(Module &module);
 Result<bool> runTransposeFolding(Module &module);
+Result<bool> runCpuTransposeFolding(Module &module);
 Result<bool> runDotDecomposer(Module &module);
 Result<bool> runDotMerger(Module &module);
 Result<bool> runDotDimensionSorter(Module &module);

@@ -3,6 +3,12 @@
 // (non-batch, non-contracting) dimensions, so the output is unchanged; a
 // transpose feeding a convolution's input or kernel is folded into its
 // dim_labels. Transposes of dot/convolution outputs are left alone.
+//
+// XLA's CPU pipeline configures the pass more narrowly, and the default
+// pipeline uses that configuration: into a dot only a transpose that swaps
+// the two non-batch dims of an operand with one contracting dim
+// (IsRowColumnTransposeDotOperand), since that is what its GEMM calls take
+// as a flag; never into a convolution (NeverFoldTranspose).
 #include "PassSupport.h"
 #include "Passes.h"
 
@@ -20,6 +26,12 @@ std::vector<int64_t> mapped(const std::vector<int64_t> &dims,
   return out;
 }
 
+/// Which transposes a configuration folds.
+struct FoldRules {
+  bool anyFreeOrderKeepingDotOperand = true;
+  bool convolutionOperands = true;
+};
+
 bool keepsFreeOrder(const Instruction *transpose,
                     const std::vector<int64_t> &batch,
                     const std::vector<int64_t> &contracting) {
@@ -36,7 +48,21 @@ bool keepsFreeOrder(const Instruction *transpose,
   return true;
 }
 
-Instruction *foldIntoDot(Instruction &dot, ModuleEditor &editor) {
+/// Two non-batch dims, one of them contracting, swapped; batch dims fixed.
+bool isRowColumnTranspose(const Instruction *transpose,
+                          const std::vector<int64_t> &batch,
+                          const std::vector<int64_t> &contracting) {
+  const std::vector<int64_t> &perm = transpose->dimensions();
+  if (contracting.size() != 1 || batch.size() + 2 != perm.size())
+    return false;
+  for (int64_t dim : batch)
+    if (perm[dim] != dim)
+      return false;
+  return true;
+}
+
+Instruction *foldIntoDot(Instruction &dot, ModuleEditor &editor,
+                         const FoldRules &rules) {
   DotDims dims = dot.dotDims();
   std::vector<Instruction *> operands = dot.operands();
   bool folded = false;
@@ -44,8 +70,12 @@ Instruction *foldIntoDot(Instruction &dot, ModuleEditor &editor) {
     Instruction *operand = operands[side];
     auto &batch = side == 0 ? dims.lhsBatch : dims.rhsBatch;
     auto &contracting = side == 0 ? dims.lhsContracting : dims.rhsContracting;
-    if (operand->opcode() != Opcode::Transpose ||
-        !keepsFreeOrder(operand, batch, contracting))
+    if (operand->opcode() != Opcode::Transpose)
+      continue;
+    bool foldable = rules.anyFreeOrderKeepingDotOperand
+                        ? keepsFreeOrder(operand, batch, contracting)
+                        : isRowColumnTranspose(operand, batch, contracting);
+    if (!foldable)
       continue;
     batch = mapped(batch, operand->dimensions());
     contracting = mapped(contracting, operand->dimensions());
@@ -99,18 +129,26 @@ Instruction *foldIntoConvolution(Instruction &convolution,
   return editor.adopt(*convolution.parent(), std::move(copy));
 }
 
-Instruction *simplify(Instruction &instruction, ModuleEditor &editor) {
-  if (instruction.opcode() == Opcode::Dot)
-    return foldIntoDot(instruction, editor);
-  if (instruction.opcode() == Opcode::Convolution)
-    return foldIntoConvolution(instruction, editor);
-  return nullptr;
+Result<bool> foldTransposes(Module &module, const FoldRules &rules) {
+  return rewriteEachInstruction(
+      module, [&](Instruction &instruction, ModuleEditor &editor) {
+        if (instruction.opcode() == Opcode::Dot)
+          return foldIntoDot(instruction, editor, rules);
+        if (instruction.opcode() == Opcode::Convolution &&
+            rules.convolutionOperands)
+          return foldIntoConvolution(instruction, editor);
+        return static_cast<Instruction *>(nullptr);
+      });
 }
 
 } // namespace
 
 Result<bool> runTransposeFolding(Module &module) {
-  return rewriteEachInstruction(module, simplify);
+  return foldTransposes(module, FoldRules{});
+}
+
+Result<bool> runCpuTransposeFolding(Module &module) {
+  return foldTransposes(module, FoldRules{false, false});
 }
 
 } // namespace rlopt::graph
