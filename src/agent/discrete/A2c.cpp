@@ -4,8 +4,7 @@
 // entropy terms.
 #include "rlopt/agent/discrete/A2c.h"
 
-#include "DiscreteRun.h"
-#include "EpisodeLoop.h"
+#include "Trainers.h"
 
 namespace rlopt::agent::discrete {
 
@@ -36,45 +35,24 @@ makeOptimizer(const A2cConfig &config, std::vector<torch::Tensor> parameters) {
 
 } // namespace
 
-Status trainA2c(const A2cConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options) {
-  auto shape = trainingShape(env, benchmarks);
-  if (!shape)
-    return shape.error();
-  auto opened = openRun(config, *shape, runDir, options);
-  if (!opened)
-    return opened.error();
-  DiscreteRun &run = **opened;
-  int64_t featureCount = shape->observationSize;
-  int64_t actionCount = shape->actionCount;
-  Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
-  Mlp critic(featureCount, 1, config.network, /*outputGain=*/1.0);
+Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
+  const DiscreteShape &shape = run.shape();
+  int64_t featureCount = shape.observationSize;
+  int64_t actionCount = shape.actionCount;
+  Mlp actor = actorNetwork(shape, config.network);
+  Mlp critic = criticNetwork(shape, config.network);
   std::vector<torch::Tensor> parameters = parametersOf({actor, critic});
   std::unique_ptr<torch::optim::Optimizer> optimizer =
       makeOptimizer(config, parameters);
-  if (auto *checkpoint = run.resumed()) {
-    std::string where = run.checkpointPath();
-    for (Status s :
-         {readModule(*checkpoint, "actor", *actor, where),
-          readModule(*checkpoint, "critic", *critic, where),
-          readOptimizer(*checkpoint, "optimizer", *optimizer, where)})
-      if (!s)
-        return s;
-  }
-  auto writeState = [&](torch::serialize::OutputArchive &archive) {
-    writeModule(archive, "actor", *actor);
-    writeModule(archive, "critic", *critic);
-    writeOptimizer(archive, "optimizer", *optimizer);
-    return nlohmann::json::object();
-  };
-  EpisodeLoop loop(env, benchmarks, *shape, config.maxEpisodeSteps);
+  if (Status s = run.keepInCheckpoint(
+          {moduleState("actor", *actor), moduleState("critic", *critic),
+           optimizerState("optimizer", *optimizer)});
+      !s)
+    return s;
 
-  for (int iteration = run.firstIteration(); iteration <= run.lastIteration();
+  for (int iteration = run.firstIteration(); run.continues(iteration);
        ++iteration) {
-    std::mt19937_64 rng = run.beginIteration(iteration);
-    IterationMetrics metrics;
-    metrics.iteration = iteration;
+    auto [rng, metrics] = run.beginIteration(iteration);
     double learnSeconds = 0, entropySum = 0, policySum = 0, valueSum = 0;
     int updates = 0;
 
@@ -156,11 +134,8 @@ Status trainA2c(const A2cConfig &config, Env &env,
                         {"value_loss", valueSum / updates}};
     metrics.learnSeconds = learnSeconds;
 
-    auto stop = run.endIteration(metrics, episodes, writeState);
-    if (!stop)
-      return stop.error();
-    if (*stop)
-      break;
+    if (Status s = run.endIteration(metrics, episodes); !s)
+      return s;
   }
   return run.savePolicy(actor);
 }

@@ -69,7 +69,7 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
   std::unique_ptr<DiscreteRun> run(new DiscreteRun());
   run->run = std::move(*opened);
   run->settings = std::move(settings);
-  run->shape = shape;
+  run->envShape = shape;
   if (!options.resume || !run->run->hasCheckpoint()) {
     if (Status s = run->run->startFresh(); !s)
       return s.error();
@@ -106,7 +106,6 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
   if (!difference.empty())
     return makeError(path + ": written with another config (" + difference +
                      "); resume with the run's config.json");
-  run->savedState = meta["state"];
   if (Status s = run->run->resumeAfter(meta.value("iteration", 0)); !s)
     return s.error();
   return run;
@@ -122,34 +121,48 @@ trainingShape(const Env &env, const std::vector<BenchmarkRef> &benchmarks) {
   return shape;
 }
 
-std::mt19937_64 DiscreteRun::beginIteration(int iteration) {
+DiscreteRun::Iteration DiscreteRun::beginIteration(int iteration) {
   uint64_t seed = settings.seed * 1000003 + iteration;
   torch::manual_seed(seed);
-  return std::mt19937_64(seed);
+  Iteration begun{std::mt19937_64(seed), IterationMetrics()};
+  begun.metrics.iteration = iteration;
+  return begun;
 }
 
-Result<bool>
-DiscreteRun::endIteration(IterationMetrics &metrics,
-                          const std::vector<nlohmann::json> &episodes,
-                          const StateWriter &writeState) {
-  return run->endIteration(metrics, episodes, [&](int iteration) {
-    return saveCheckpoint(iteration, writeState);
+Status DiscreteRun::keepInCheckpoint(std::vector<CheckpointPart> parts) {
+  checkpointParts = std::move(parts);
+  if (!resumedArchive)
+    return Status::success();
+  for (const CheckpointPart &part : checkpointParts)
+    if (Status s = part.read(*resumedArchive, checkpointPath()); !s)
+      return s;
+  resumedArchive.reset();
+  return Status::success();
+}
+
+Status DiscreteRun::endIteration(IterationMetrics &metrics,
+                                 const std::vector<nlohmann::json> &episodes) {
+  auto stop = run->endIteration(metrics, episodes, [&](int iteration) {
+    return saveCheckpoint(iteration);
   });
+  if (!stop)
+    return stop.error();
+  stopRequested = *stop;
+  return Status::success();
 }
 
-Status DiscreteRun::saveCheckpoint(int iteration,
-                                   const StateWriter &writeState) {
+Status DiscreteRun::saveCheckpoint(int iteration) {
   torch::serialize::OutputArchive archive;
-  nlohmann::json state = writeState(archive);
+  for (const CheckpointPart &part : checkpointParts)
+    part.write(archive);
   nlohmann::json meta = {{"format", kCheckpointFormat},
                          {"algorithm", settings.algorithm},
                          {"config", settings.config},
-                         {"observation_size", shape.observationSize},
-                         {"action_count", shape.actionCount},
+                         {"observation_size", envShape.observationSize},
+                         {"action_count", envShape.actionCount},
                          {"iteration", iteration},
                          {"total_steps", run->totalSteps()},
-                         {"elapsed_s", run->elapsedSeconds()},
-                         {"state", state}};
+                         {"elapsed_s", run->elapsedSeconds()}};
   archive.write("meta", c10::IValue(meta.dump()));
   return saveArchive(archive, checkpointPath(), "checkpoint");
 }
@@ -157,7 +170,7 @@ Status DiscreteRun::saveCheckpoint(int iteration,
 Status DiscreteRun::savePolicy(Mlp net) {
   auto impl = std::make_unique<DiscretePolicy::Impl>();
   impl->net = net;
-  impl->shape = shape;
+  impl->shape = envShape;
   impl->network = settings.network;
   impl->algorithm = settings.algorithm;
   impl->config = settings.config;
@@ -215,6 +228,44 @@ Status readOptimizer(torch::serialize::InputArchive &archive,
     return makeError(where + ": the " + key + " state does not fit");
   }
   return Status::success();
+}
+
+CheckpointPart moduleState(const std::string &key, torch::nn::Module &module) {
+  return {[key, &module](torch::serialize::OutputArchive &archive) {
+            writeModule(archive, key, module);
+          },
+          [key, &module](torch::serialize::InputArchive &archive,
+                         const std::string &where) {
+            return readModule(archive, key, module, where);
+          }};
+}
+
+CheckpointPart optimizerState(const std::string &key,
+                              torch::optim::Optimizer &optimizer) {
+  return {[key, &optimizer](torch::serialize::OutputArchive &archive) {
+            writeOptimizer(archive, key, optimizer);
+          },
+          [key, &optimizer](torch::serialize::InputArchive &archive,
+                            const std::string &where) {
+            return readOptimizer(archive, key, optimizer, where);
+          }};
+}
+
+CheckpointPart tensorState(const std::string &key, torch::Tensor tensor) {
+  return {[key, tensor](torch::serialize::OutputArchive &archive) {
+            archive.write(key, tensor.detach());
+          },
+          [key, tensor](torch::serialize::InputArchive &archive,
+                        const std::string &where) mutable -> Status {
+            torch::Tensor stored;
+            if (!archive.try_read(key, stored) ||
+                !stored.sizes().equals(tensor.sizes()))
+              return makeError(where + ": " + key +
+                               " is missing or has another shape");
+            torch::NoGradGuard noGrad;
+            tensor.copy_(stored);
+            return Status::success();
+          }};
 }
 
 } // namespace rlopt::agent::discrete

@@ -6,6 +6,7 @@
 #ifndef RLOPT_SRC_AGENT_DISCRETE_DISCRETERUN_H
 #define RLOPT_SRC_AGENT_DISCRETE_DISCRETERUN_H
 
+#include "CheckpointPart.h"
 #include "rlopt/agent/TrainingRun.h"
 #include "rlopt/agent/discrete/Network.h"
 #include "rlopt/agent/discrete/Policy.h"
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <vector>
 
 namespace rlopt::agent::discrete {
 
@@ -50,45 +52,52 @@ public:
                                                    DiscreteShape shape,
                                                    const TrainOptions &options);
 
+  /// The environment's shape the networks are built for.
+  const DiscreteShape &shape() const { return envShape; }
+
+  /// Names what the checkpoint holds; on a resumed run, reads it back now.
+  Status keepInCheckpoint(std::vector<CheckpointPart> parts);
+
   int firstIteration() const { return run->firstIteration(); }
-  int lastIteration() const { return run->lastIteration(); }
-  /// The checkpoint to resume from, or null on a fresh run.
-  torch::serialize::InputArchive *resumed() { return resumedArchive.get(); }
-  /// The algorithm's state saved with the checkpoint (null on a fresh run).
-  const nlohmann::json &resumedState() const { return savedState; }
+  /// False past the last iteration, or once a stop was requested.
+  bool continues(int iteration) const {
+    return !stopRequested && iteration <= run->lastIteration();
+  }
   std::string checkpointPath() const { return run->path("checkpoint.pt"); }
   /// Environment steps before the current iteration.
   int64_t totalSteps() const { return run->totalSteps(); }
 
-  /// Seeds torch and returns the iteration's RNG. Seeding per iteration
-  /// makes a resumed run draw what an uninterrupted one would have.
-  std::mt19937_64 beginIteration(int iteration);
+  /// What an iteration starts with: its RNG and its metrics record.
+  struct Iteration {
+    std::mt19937_64 rng;
+    IterationMetrics metrics;
+  };
+  /// Seeds torch and the iteration's RNG. Seeding per iteration makes a
+  /// resumed run draw what an uninterrupted one would have.
+  Iteration beginIteration(int iteration);
 
-  /// Writes the algorithm's tensors into the checkpoint and returns its
-  /// state as JSON.
-  using StateWriter =
-      std::function<nlohmann::json(torch::serialize::OutputArchive &)>;
   /// Appends the iteration's lines and checkpoints when due
-  /// (TrainingRun::endIteration). True when a stop was requested.
-  Result<bool> endIteration(IterationMetrics &metrics,
-                            const std::vector<nlohmann::json> &episodes,
-                            const StateWriter &writeState);
+  /// (TrainingRun::endIteration); after a requested stop, `continues` is
+  /// false.
+  Status endIteration(IterationMetrics &metrics,
+                      const std::vector<nlohmann::json> &episodes);
 
   /// Writes policy.pt: `net` scores every action.
   Status savePolicy(Mlp net);
   /// Checkpoints now, e.g. before a distributed run stops on a lost rank.
-  Status saveCheckpoint(int iteration, const StateWriter &writeState);
+  Status saveCheckpoint(int iteration);
 
 private:
   DiscreteRun() = default;
 
   std::unique_ptr<TrainingRun> run;
   RunSettings settings;
-  DiscreteShape shape;
+  DiscreteShape envShape;
   // A pointer, not std::optional: clang cannot instantiate an optional of
   // an archive, whose copy constructor takes a non-const reference.
   std::unique_ptr<torch::serialize::InputArchive> resumedArchive;
-  nlohmann::json savedState;
+  std::vector<CheckpointPart> checkpointParts;
+  bool stopRequested = false;
 };
 
 /// What every trainer checks first: an action space a discrete policy can
@@ -96,17 +105,39 @@ private:
 Result<DiscreteShape>
 trainingShape(const Env &env, const std::vector<BenchmarkRef> &benchmarks);
 
-/// Opens the run of `config` (DiscreteRun::open) and seeds torch from the
-/// config, so the networks built next start the same on every run.
+/// Checks `env` and `benchmarks` (trainingShape), opens the run of `config`
+/// (DiscreteRun::open) and seeds torch from the config, so the networks
+/// built next start the same on every run.
 template <typename Config>
 Result<std::unique_ptr<DiscreteRun>>
-openRun(const Config &config, const DiscreteShape &shape,
-        const std::string &runDir, const TrainOptions &options) {
+openRun(const Config &config, const Env &env,
+        const std::vector<BenchmarkRef> &benchmarks, const std::string &runDir,
+        const TrainOptions &options) {
+  auto shape = trainingShape(env, benchmarks);
+  if (!shape)
+    return shape.error();
   auto opened = DiscreteRun::open(runDir, RunSettings::of(config, options.env),
-                                  shape, options);
+                                  *shape, options);
   if (opened)
     torch::manual_seed(config.seed);
   return opened;
+}
+
+/// The trainers' networks for `shape`, initialized as in CleanRL. An actor
+/// scores every action, its output layer scaled by 0.01 so that a fresh
+/// policy is near uniform.
+inline Mlp actorNetwork(const DiscreteShape &shape,
+                        const NetworkConfig &network) {
+  return Mlp(shape.observationSize, shape.actionCount, network, 0.01);
+}
+/// One state value.
+inline Mlp criticNetwork(const DiscreteShape &shape,
+                         const NetworkConfig &network) {
+  return Mlp(shape.observationSize, 1, network, 1.0);
+}
+/// One Q-value per action.
+inline Mlp qNetwork(const DiscreteShape &shape, const NetworkConfig &network) {
+  return Mlp(shape.observationSize, shape.actionCount, network);
 }
 
 /// Module parameters and buffers, and optimizer state, under `prefix`.

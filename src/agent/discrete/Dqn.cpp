@@ -5,10 +5,9 @@
 // both the exploration and the max to the allowed actions.
 #include "rlopt/agent/discrete/Dqn.h"
 
-#include "DiscreteRun.h"
-#include "EpisodeLoop.h"
 #include "Exploration.h"
 #include "ReplayBuffer.h"
+#include "Trainers.h"
 
 namespace rlopt::agent::discrete {
 
@@ -34,47 +33,23 @@ torch::Tensor huberLoss(const torch::Tensor &prediction,
 
 } // namespace
 
-Status trainDqn(const DqnConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options) {
-  auto shape = trainingShape(env, benchmarks);
-  if (!shape)
-    return shape.error();
-  auto opened = openRun(config, *shape, runDir, options);
-  if (!opened)
-    return opened.error();
-  DiscreteRun &run = **opened;
-  int64_t featureCount = shape->observationSize;
-  int64_t actionCount = shape->actionCount;
-  Mlp q(featureCount, actionCount, config.network);
-  Mlp target(featureCount, actionCount, config.network);
+Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
+  const DiscreteShape &shape = run.shape();
+  Mlp q = qNetwork(shape, config.network);
+  Mlp target = qNetwork(shape, config.network);
   copyParameters(*q, *target);
   torch::optim::Adam optimizer(q->parameters(),
                                torch::optim::AdamOptions(config.learningRate));
-  ReplayBuffer replay(config.bufferSize, *shape);
-  if (auto *checkpoint = run.resumed()) {
-    std::string where = run.checkpointPath();
-    for (Status s : {readModule(*checkpoint, "q", *q, where),
-                     readModule(*checkpoint, "target", *target, where),
-                     readOptimizer(*checkpoint, "optimizer", optimizer, where),
-                     replay.load(*checkpoint, where)})
-      if (!s)
-        return s;
-  }
-  auto writeState = [&](torch::serialize::OutputArchive &archive) {
-    writeModule(archive, "q", *q);
-    writeModule(archive, "target", *target);
-    writeOptimizer(archive, "optimizer", optimizer);
-    replay.save(archive);
-    return nlohmann::json::object();
-  };
-  EpisodeLoop loop(env, benchmarks, *shape, config.maxEpisodeSteps);
+  ReplayBuffer replay(config.bufferSize, shape);
+  if (Status s = run.keepInCheckpoint(
+          {moduleState("q", *q), moduleState("target", *target),
+           optimizerState("optimizer", optimizer), replay.checkpointPart()});
+      !s)
+    return s;
 
-  for (int iteration = run.firstIteration(); iteration <= run.lastIteration();
+  for (int iteration = run.firstIteration(); run.continues(iteration);
        ++iteration) {
-    std::mt19937_64 rng = run.beginIteration(iteration);
-    IterationMetrics metrics;
-    metrics.iteration = iteration;
+    auto [rng, metrics] = run.beginIteration(iteration);
     int64_t globalStep = run.totalSteps();
     int64_t steps = 0;
     double learnSeconds = 0, lossSum = 0, qSum = 0, epsilon = 0;
@@ -92,10 +67,12 @@ Status trainDqn(const DqnConfig &config, Env &env,
           action = randomAllowedAction(state->allowed, rng);
         } else {
           torch::NoGradGuard noGrad;
-          torch::Tensor scores = q(floatRows(state->features, featureCount));
+          torch::Tensor scores =
+              q(floatRows(state->features, shape.observationSize));
           action =
-              maskScores(scores,
-                         byteRows(state->allowed, actionCount).to(torch::kBool))
+              maskScores(
+                  scores,
+                  byteRows(state->allowed, shape.actionCount).to(torch::kBool))
                   .argmax(1)
                   .item<int64_t>();
         }
@@ -151,11 +128,8 @@ Status trainDqn(const DqnConfig &config, Env &env,
     }
     metrics.learnSeconds = learnSeconds;
 
-    auto stop = run.endIteration(metrics, episodes, writeState);
-    if (!stop)
-      return stop.error();
-    if (*stop)
-      break;
+    if (Status s = run.endIteration(metrics, episodes); !s)
+      return s;
   }
   return run.savePolicy(q);
 }

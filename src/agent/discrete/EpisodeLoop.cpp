@@ -18,7 +18,7 @@ double secondsSince(Clock::time_point start) {
 
 EpisodeLoop::EpisodeLoop(Env &env, std::vector<BenchmarkRef> benchmarks,
                          DiscreteShape shape, int maxEpisodeSteps)
-    : env(env), benchmarks(std::move(benchmarks)), shape(shape),
+    : env(env), benchmarks(std::move(benchmarks)), agentShape(shape),
       maxEpisodeSteps(maxEpisodeSteps) {}
 
 std::string EpisodeLoop::where() const {
@@ -30,24 +30,24 @@ Result<AgentState> EpisodeLoop::toAgentState(const Observation &obs,
   AgentState state;
   state.features = obs.features;
   if (obs.masks.size() == 1 &&
-      (int64_t)obs.masks[0].size() == shape.actionCount)
+      (int64_t)obs.masks[0].size() == agentShape.actionCount)
     state.allowed = obs.masks[0];
   else if (obs.masks.empty())
-    state.allowed.assign(shape.actionCount, ended ? 0 : 1);
+    state.allowed.assign(agentShape.actionCount, ended ? 0 : 1);
   else
     return makeError(where() + ": the observation has " +
                      std::to_string(obs.masks.size()) +
                      " masks; expected one of " +
-                     std::to_string(shape.actionCount) + " actions");
-  if ((int64_t)state.features.size() != shape.observationSize) {
+                     std::to_string(agentShape.actionCount) + " actions");
+  if ((int64_t)state.features.size() != agentShape.observationSize) {
     // After a failed last step there may be nothing to observe; that state
     // is never bootstrapped from.
     if (!ended)
       return makeError(where() + ": the observation has " +
                        std::to_string(state.features.size()) +
                        " features; the observation space says " +
-                       std::to_string(shape.observationSize));
-    state.features.assign(shape.observationSize, 0);
+                       std::to_string(agentShape.observationSize));
+    state.features.assign(agentShape.observationSize, 0);
   }
   if (!ended) {
     bool any = false;

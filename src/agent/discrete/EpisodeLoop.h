@@ -37,6 +37,8 @@ public:
   EpisodeLoop(Env &env, std::vector<BenchmarkRef> benchmarks,
               DiscreteShape shape, int maxEpisodeSteps);
 
+  const DiscreteShape &shape() const { return agentShape; }
+
   /// Starts an episode on a benchmark drawn uniformly with `rng`.
   Result<AgentState> reset(std::mt19937_64 &rng);
   Result<LoopStep> step(int64_t action);
@@ -52,7 +54,7 @@ private:
 
   Env &env;
   std::vector<BenchmarkRef> benchmarks;
-  DiscreteShape shape;
+  DiscreteShape agentShape;
   int maxEpisodeSteps;
 
   const BenchmarkRef *current = nullptr;

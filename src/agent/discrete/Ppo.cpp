@@ -4,9 +4,9 @@
 // clipped surrogate for several epochs over shuffled minibatches.
 #include "rlopt/agent/discrete/Ppo.h"
 
-#include "DiscreteRun.h"
-#include "EpisodeLoop.h"
+#include "Trainers.h"
 
+#include "rlopt/agent/PpoUpdateStats.h"
 #include "rlopt/agent/RankExchange.h"
 #include "rlopt/agent/TensorBytes.h"
 
@@ -92,18 +92,17 @@ Result<Rollout> collectEpisodes(EpisodeLoop &loop, Mlp &actor, Mlp &critic,
   return batch;
 }
 
-/// A rollout rank of a distributed run: its share of every batch, with the
-/// learner's weights, until the learner says stop.
-Status serveRolloutRank(const PpoConfig &config, Env &env,
-                        const std::vector<BenchmarkRef> &benchmarks,
-                        const DiscreteShape &shape, Cluster &cluster) {
+} // namespace
+
+Status serveRolloutRank(const PpoConfig &config, EpisodeLoop &loop,
+                        Cluster &cluster) {
+  const DiscreteShape &shape = loop.shape();
   // Inference of one rank's few environments is small; LibTorch's thread
   // pool would only spin on the cores the environments need.
   torch::set_num_threads(1);
   torch::manual_seed(config.seed);
-  Mlp actor(shape.observationSize, shape.actionCount, config.network, 0.01);
-  Mlp critic(shape.observationSize, 1, config.network, 1.0);
-  EpisodeLoop loop(env, benchmarks, shape, config.maxEpisodeSteps);
+  Mlp actor = actorNetwork(shape, config.network);
+  Mlp critic = criticNetwork(shape, config.network);
   auto answer = [&](const nlohmann::json &share) -> Result<nlohmann::json> {
     if (Status s = loadTensorBytes(parametersOf({actor, critic}),
                                    share.at("weights").get_binary());
@@ -129,62 +128,33 @@ Status serveRolloutRank(const PpoConfig &config, Env &env,
   return served;
 }
 
-} // namespace
-
-Status trainPpo(const PpoConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options) {
-  auto shape = trainingShape(env, benchmarks);
-  if (!shape)
-    return shape.error();
+Status train(const PpoConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
   Cluster &cluster = Cluster::get();
-  if (!cluster.learner())
-    return serveRolloutRank(config, env, benchmarks, *shape, cluster);
-  // However the learner ends, the rollout ranks are told to stop.
-  struct StopRanks {
-    Cluster &cluster;
-    ~StopRanks() { stopRolloutRanks(cluster); }
-  } stopRanks{cluster};
-  auto opened = openRun(config, *shape, runDir, options);
-  if (!opened)
-    return opened.error();
-  DiscreteRun &run = **opened;
-  int64_t featureCount = shape->observationSize;
-  int64_t actionCount = shape->actionCount;
-  Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
-  Mlp critic(featureCount, 1, config.network, /*outputGain=*/1.0);
+  const DiscreteShape &shape = run.shape();
+  int64_t featureCount = shape.observationSize;
+  int64_t actionCount = shape.actionCount;
+  Mlp actor = actorNetwork(shape, config.network);
+  Mlp critic = criticNetwork(shape, config.network);
   std::vector<torch::Tensor> parameters = parametersOf({actor, critic});
   torch::optim::Adam optimizer(
       parameters,
       torch::optim::AdamOptions(config.learningRate).eps(config.adamEpsilon));
-  if (auto *checkpoint = run.resumed()) {
-    std::string where = run.checkpointPath();
-    for (Status s : {readModule(*checkpoint, "actor", *actor, where),
-                     readModule(*checkpoint, "critic", *critic, where),
-                     readOptimizer(*checkpoint, "optimizer", optimizer, where)})
-      if (!s)
-        return s;
-  }
-  auto writeState = [&](torch::serialize::OutputArchive &archive) {
-    writeModule(archive, "actor", *actor);
-    writeModule(archive, "critic", *critic);
-    writeOptimizer(archive, "optimizer", optimizer);
-    return nlohmann::json::object();
-  };
-  EpisodeLoop loop(env, benchmarks, *shape, config.maxEpisodeSteps);
+  if (Status s = run.keepInCheckpoint({moduleState("actor", *actor),
+                                       moduleState("critic", *critic),
+                                       optimizerState("optimizer", optimizer)});
+      !s)
+    return s;
 
-  for (int iteration = run.firstIteration(); iteration <= run.lastIteration();
+  for (int iteration = run.firstIteration(); run.continues(iteration);
        ++iteration) {
-    std::mt19937_64 rng = run.beginIteration(iteration);
-    IterationMetrics metrics;
-    metrics.iteration = iteration;
+    auto [rng, metrics] = run.beginIteration(iteration);
 
     // 1. Run the policy for whole episodes until the batch is full: here,
     // or under mpirun on the rollout ranks, each a share of the steps.
     Rollout batch;
     std::vector<nlohmann::json> episodes;
     if (!cluster.distributed()) {
-      auto collected = collectEpisodes(loop, actor, critic, *shape,
+      auto collected = collectEpisodes(loop, actor, critic, shape,
                                        config.stepsPerIteration, rng);
       if (!collected)
         return collected.error();
@@ -205,7 +175,7 @@ Status trainPpo(const PpoConfig &config, Env &env,
       auto answers = shareWork(cluster, shares, config.rankTimeoutSeconds);
       if (!answers) {
         // A lost rank ends the run; the checkpoint lets --resume go on.
-        if (run.saveCheckpoint(iteration - 1, writeState))
+        if (run.saveCheckpoint(iteration - 1))
           return makeError(
               answers.error().message + "; checkpoint of iteration " +
               std::to_string(iteration - 1) + " saved, --resume continues");
@@ -250,8 +220,7 @@ Status trainPpo(const PpoConfig &config, Env &env,
     torch::Tensor oldLogProbs = torch::tensor(batch.logProbs);
     torch::Tensor advantageT = torch::tensor(advantages);
     torch::Tensor returnT = torch::tensor(returns);
-    double entropySum = 0, policySum = 0, valueSum = 0, klSum = 0, clipSum = 0;
-    int updates = 0;
+    PpoUpdateStats stats;
     for (int epoch = 0; epoch < config.epochs; ++epoch) {
       torch::Tensor order = torch::randperm(n);
       for (int64_t begin = 0; begin < n; begin += config.minibatchSize) {
@@ -283,31 +252,15 @@ Status trainPpo(const PpoConfig &config, Env &env,
         torch::nn::utils::clip_grad_norm_(parameters, config.maxGradNorm);
         optimizer.step();
 
-        torch::NoGradGuard noGrad;
-        entropySum += entropy.item<double>();
-        policySum += policyLoss.item<double>();
-        valueSum += valueLoss.item<double>();
-        klSum += ((ratio - 1) - logRatio).mean().item<double>();
-        clipSum += ((ratio - 1).abs() > config.clip)
-                       .to(torch::kFloat)
-                       .mean()
-                       .item<double>();
-        ++updates;
+        stats.add(entropy, policyLoss, valueLoss, ratio, logRatio, config.clip);
       }
     }
-    metrics.learning = {{"entropy", entropySum / updates},
-                        {"policy_loss", policySum / updates},
-                        {"value_loss", valueSum / updates},
-                        {"approx_kl", klSum / updates},
-                        {"clip_fraction", clipSum / updates}};
+    stats.writeInto(metrics.learning);
     metrics.learnSeconds =
         std::chrono::duration<double>(Clock::now() - learnStart).count();
 
-    auto stop = run.endIteration(metrics, episodes, writeState);
-    if (!stop)
-      return stop.error();
-    if (*stop)
-      break;
+    if (Status s = run.endIteration(metrics, episodes); !s)
+      return s;
   }
   return run.savePolicy(actor);
 }

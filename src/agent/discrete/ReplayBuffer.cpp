@@ -69,6 +69,12 @@ ReplayBuffer::Batch ReplayBuffer::sample(int64_t batchSize,
   return batch;
 }
 
+CheckpointPart ReplayBuffer::checkpointPart() {
+  return {[this](torch::serialize::OutputArchive &archive) { save(archive); },
+          [this](torch::serialize::InputArchive &archive,
+                 const std::string &where) { return load(archive, where); }};
+}
+
 void ReplayBuffer::save(torch::serialize::OutputArchive &archive) const {
   int64_t d = shape.observationSize, a = shape.actionCount;
   archive.write("replay.position", c10::IValue(position));

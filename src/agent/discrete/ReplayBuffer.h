@@ -4,6 +4,7 @@
 #ifndef RLOPT_SRC_AGENT_DISCRETE_REPLAYBUFFER_H
 #define RLOPT_SRC_AGENT_DISCRETE_REPLAYBUFFER_H
 
+#include "CheckpointPart.h"
 #include "EpisodeLoop.h"
 
 #include <torch/torch.h>
@@ -27,11 +28,14 @@ public:
   };
   Batch sample(int64_t batchSize, std::mt19937_64 &rng) const;
 
+  /// The whole buffer, as a part of the checkpoint.
+  CheckpointPart checkpointPart();
+
+private:
   void save(torch::serialize::OutputArchive &archive) const;
   Status load(torch::serialize::InputArchive &archive,
               const std::string &where);
 
-private:
   int64_t capacity;
   DiscreteShape shape;
   int64_t position = 0, count = 0;

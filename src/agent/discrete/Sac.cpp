@@ -6,10 +6,9 @@
 // out of every sum.
 #include "rlopt/agent/discrete/Sac.h"
 
-#include "DiscreteRun.h"
-#include "EpisodeLoop.h"
 #include "Exploration.h"
 #include "ReplayBuffer.h"
+#include "Trainers.h"
 
 #include <cmath>
 
@@ -21,23 +20,13 @@ using Clock = std::chrono::steady_clock;
 
 } // namespace
 
-Status trainSac(const SacConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options) {
-  auto shape = trainingShape(env, benchmarks);
-  if (!shape)
-    return shape.error();
-  auto opened = openRun(config, *shape, runDir, options);
-  if (!opened)
-    return opened.error();
-  DiscreteRun &run = **opened;
-  int64_t featureCount = shape->observationSize;
-  int64_t actionCount = shape->actionCount;
-  Mlp actor(featureCount, actionCount, config.network, /*outputGain=*/0.01);
-  Mlp q1(featureCount, actionCount, config.network);
-  Mlp q2(featureCount, actionCount, config.network);
-  Mlp q1Target(featureCount, actionCount, config.network);
-  Mlp q2Target(featureCount, actionCount, config.network);
+Status train(const SacConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
+  const DiscreteShape &shape = run.shape();
+  Mlp actor = actorNetwork(shape, config.network);
+  Mlp q1 = qNetwork(shape, config.network);
+  Mlp q2 = qNetwork(shape, config.network);
+  Mlp q1Target = qNetwork(shape, config.network);
+  Mlp q2Target = qNetwork(shape, config.network);
   copyParameters(*q1, *q1Target);
   copyParameters(*q2, *q2Target);
   torch::Tensor logAlpha =
@@ -50,47 +39,21 @@ Status trainSac(const SacConfig &config, Env &env,
   torch::optim::Adam qOptimizer(parametersOf({q1, q2}),
                                 adam(config.qLearningRate));
   torch::optim::Adam alphaOptimizer({logAlpha}, adam(config.alphaLearningRate));
-  ReplayBuffer replay(config.bufferSize, *shape);
-  if (auto *checkpoint = run.resumed()) {
-    std::string where = run.checkpointPath();
-    for (Status s :
-         {readModule(*checkpoint, "actor", *actor, where),
-          readModule(*checkpoint, "q1", *q1, where),
-          readModule(*checkpoint, "q2", *q2, where),
-          readModule(*checkpoint, "q1_target", *q1Target, where),
-          readModule(*checkpoint, "q2_target", *q2Target, where),
-          readOptimizer(*checkpoint, "actor_optimizer", actorOptimizer, where),
-          readOptimizer(*checkpoint, "q_optimizer", qOptimizer, where),
-          readOptimizer(*checkpoint, "alpha_optimizer", alphaOptimizer, where),
-          replay.load(*checkpoint, where)})
-      if (!s)
-        return s;
-    torch::Tensor stored;
-    if (!checkpoint->try_read("log_alpha", stored) || stored.numel() != 1)
-      return makeError(where + ": the checkpoint has no temperature");
-    torch::NoGradGuard noGrad;
-    logAlpha.copy_(stored);
-  }
-  auto writeState = [&](torch::serialize::OutputArchive &archive) {
-    writeModule(archive, "actor", *actor);
-    writeModule(archive, "q1", *q1);
-    writeModule(archive, "q2", *q2);
-    writeModule(archive, "q1_target", *q1Target);
-    writeModule(archive, "q2_target", *q2Target);
-    writeOptimizer(archive, "actor_optimizer", actorOptimizer);
-    writeOptimizer(archive, "q_optimizer", qOptimizer);
-    writeOptimizer(archive, "alpha_optimizer", alphaOptimizer);
-    archive.write("log_alpha", logAlpha.detach());
-    replay.save(archive);
-    return nlohmann::json::object();
-  };
-  EpisodeLoop loop(env, benchmarks, *shape, config.maxEpisodeSteps);
+  ReplayBuffer replay(config.bufferSize, shape);
+  if (Status s = run.keepInCheckpoint(
+          {moduleState("actor", *actor), moduleState("q1", *q1),
+           moduleState("q2", *q2), moduleState("q1_target", *q1Target),
+           moduleState("q2_target", *q2Target),
+           optimizerState("actor_optimizer", actorOptimizer),
+           optimizerState("q_optimizer", qOptimizer),
+           optimizerState("alpha_optimizer", alphaOptimizer),
+           tensorState("log_alpha", logAlpha), replay.checkpointPart()});
+      !s)
+    return s;
 
-  for (int iteration = run.firstIteration(); iteration <= run.lastIteration();
+  for (int iteration = run.firstIteration(); run.continues(iteration);
        ++iteration) {
-    std::mt19937_64 rng = run.beginIteration(iteration);
-    IterationMetrics metrics;
-    metrics.iteration = iteration;
+    auto [rng, metrics] = run.beginIteration(iteration);
     int64_t globalStep = run.totalSteps();
     int64_t steps = 0;
     double learnSeconds = 0, qLossSum = 0, actorLossSum = 0, alphaLossSum = 0,
@@ -109,11 +72,11 @@ Status trainSac(const SacConfig &config, Env &env,
           action = randomAllowedAction(state->allowed, rng);
         } else {
           torch::NoGradGuard noGrad;
-          action =
-              MaskedCategorical(actor(floatRows(state->features, featureCount)),
-                                byteRows(state->allowed, actionCount))
-                  .sample()
-                  .item<int64_t>();
+          action = MaskedCategorical(
+                       actor(floatRows(state->features, shape.observationSize)),
+                       byteRows(state->allowed, shape.actionCount))
+                       .sample()
+                       .item<int64_t>();
         }
         auto step = loop.step(action);
         if (!step)
@@ -205,11 +168,8 @@ Status trainSac(const SacConfig &config, Env &env,
     }
     metrics.learnSeconds = learnSeconds;
 
-    auto stop = run.endIteration(metrics, episodes, writeState);
-    if (!stop)
-      return stop.error();
-    if (*stop)
-      break;
+    if (Status s = run.endIteration(metrics, episodes); !s)
+      return s;
   }
   return run.savePolicy(actor);
 }

@@ -1,6 +1,9 @@
 #include "rlopt/agent/discrete/Trainer.h"
 
+#include "Trainers.h"
+
 #include "rlopt/agent/Cluster.h"
+#include "rlopt/agent/RankExchange.h"
 
 #include "rlopt/core/Json.h"
 
@@ -67,29 +70,32 @@ Result<AgentConfig> AgentConfig::load(const std::string &path) {
 Status train(const AgentConfig &config, Env &env,
              const std::vector<BenchmarkRef> &benchmarks,
              const std::string &runDir, const TrainOptions &options) {
-  struct Dispatch {
-    Env &env;
-    const std::vector<BenchmarkRef> &benchmarks;
-    const std::string &runDir;
-    const TrainOptions &options;
-    Status operator()(const PpoConfig &c) {
-      return trainPpo(c, env, benchmarks, runDir, options);
-    }
-    Status operator()(const A2cConfig &c) {
-      return trainA2c(c, env, benchmarks, runDir, options);
-    }
-    Status operator()(const DqnConfig &c) {
-      return trainDqn(c, env, benchmarks, runDir, options);
-    }
-    Status operator()(const SacConfig &c) {
-      return trainSac(c, env, benchmarks, runDir, options);
-    }
-  };
-  if (Cluster::get().distributed() &&
-      config.algorithm() != PpoConfig::algorithm)
+  Cluster &cluster = Cluster::get();
+  if (cluster.distributed() && config.algorithm() != PpoConfig::algorithm)
     return makeError("under mpirun only ppo trains on several ranks; " +
                      config.algorithm() + " trains in one process");
-  return std::visit(Dispatch{env, benchmarks, runDir, options}, config.config);
+  auto shape = trainingShape(env, benchmarks);
+  if (!shape)
+    return shape.error();
+  if (!cluster.learner()) {
+    const auto &ppo = std::get<PpoConfig>(config.config);
+    EpisodeLoop loop(env, benchmarks, *shape, ppo.maxEpisodeSteps);
+    return serveRolloutRank(ppo, loop, cluster);
+  }
+  // However the learner ends, the rollout ranks are told to stop.
+  struct StopRanks {
+    Cluster &cluster;
+    ~StopRanks() { stopRolloutRanks(cluster); }
+  } stopRanks{cluster};
+  return std::visit(
+      [&](const auto &c) -> Status {
+        auto run = openRun(c, env, benchmarks, runDir, options);
+        if (!run)
+          return run.error();
+        EpisodeLoop loop(env, benchmarks, *shape, c.maxEpisodeSteps);
+        return train(c, **run, loop);
+      },
+      config.config);
 }
 
 } // namespace rlopt::agent::discrete

@@ -5,6 +5,7 @@
 
 #include "rlopt/agent/Archive.h"
 #include "rlopt/agent/EnvServer.h"
+#include "rlopt/agent/PpoUpdateStats.h"
 #include "rlopt/agent/linalg/Batch.h"
 #include "rlopt/agent/linalg/DistributedRollout.h"
 #include "rlopt/agent/linalg/Rollout.h"
@@ -315,8 +316,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     int64_t batch = obsRows.size();
     int64_t minibatch =
         std::max<int64_t>(1, batch / std::max(1, config.minibatches));
-    double entropySum = 0, policySum = 0, valueSum = 0, klSum = 0, clipSum = 0;
-    int updates = 0;
+    PpoUpdateStats stats;
     for (int epoch = 0; epoch < config.epochs; ++epoch) {
       torch::Tensor order = torch::randperm(batch);
       for (int64_t begin = 0; begin < batch; begin += minibatch) {
@@ -344,25 +344,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         torch::nn::utils::clip_grad_norm_(policy.parameters(),
                                           config.maxGradNorm);
         optimizer.step();
-        torch::NoGradGuard noGrad;
-        entropySum += entropy.item<double>();
-        policySum += policyLoss.item<double>();
-        valueSum += valueLoss.item<double>();
-        klSum += ((ratio - 1) - logRatio).mean().item<double>();
-        clipSum += ((ratio - 1).abs() > config.clip)
-                       .to(torch::kFloat)
-                       .mean()
-                       .item<double>();
-        ++updates;
+        stats.add(entropy, policyLoss, valueLoss, ratio, logRatio, config.clip);
       }
     }
-    if (updates) {
-      m.learning["entropy"] = entropySum / updates;
-      m.learning["policy_loss"] = policySum / updates;
-      m.learning["value_loss"] = valueSum / updates;
-      m.learning["approx_kl"] = klSum / updates;
-      m.learning["clip_fraction"] = clipSum / updates;
-    }
+    stats.writeInto(m.learning);
     m.learnSeconds = secondsSince(learnStart);
 
     if (config.evalEvery > 0 && iteration % config.evalEvery == 0 &&

@@ -37,13 +37,6 @@ struct A2cConfig {
   static Result<A2cConfig> load(const std::string &path);
 };
 
-/// Synchronous advantage actor-critic: an update every `nSteps` steps from
-/// n-step returns bootstrapped with the critic, plus an entropy bonus.
-/// Writes the same run directory as trainPpo.
-Status trainA2c(const A2cConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options = {});
-
 } // namespace rlopt::agent::discrete
 
 #endif

@@ -41,13 +41,6 @@ struct DqnConfig {
   static Result<DqnConfig> load(const std::string &path);
 };
 
-/// Deep Q-learning with a replay buffer, a target network and ε-greedy
-/// exploration; masked actions are neither explored nor taken as the
-/// target's max. The saved policy is the Q-network (greedy = argmax Q).
-Status trainDqn(const DqnConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options = {});
-
 } // namespace rlopt::agent::discrete
 
 #endif

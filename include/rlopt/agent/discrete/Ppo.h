@@ -42,13 +42,6 @@ struct PpoConfig {
   static Result<PpoConfig> load(const std::string &path);
 };
 
-/// PPO with a clipped surrogate over whole-episode rollouts on benchmarks
-/// drawn uniformly from `benchmarks`; separate actor and critic MLPs.
-/// Writes runDir/config.json, metrics.jsonl, checkpoint.pt and policy.pt.
-Status trainPpo(const PpoConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options = {});
-
 } // namespace rlopt::agent::discrete
 
 #endif

@@ -47,13 +47,6 @@ struct SacConfig {
   static Result<SacConfig> load(const std::string &path);
 };
 
-/// Discrete soft actor-critic: two Q-networks with Polyak-averaged targets,
-/// a softmax policy whose losses take the expectation over every allowed
-/// action instead of sampling, and an automatically tuned temperature.
-Status trainSac(const SacConfig &config, Env &env,
-                const std::vector<BenchmarkRef> &benchmarks,
-                const std::string &runDir, const TrainOptions &options = {});
-
 } // namespace rlopt::agent::discrete
 
 #endif
