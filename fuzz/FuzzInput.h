@@ -17,16 +17,21 @@ inline std::string asText(const uint8_t *data, size_t size) {
 }
 
 /// Writes the input to a file of this process's own and returns its path;
-/// the file is rewritten for every input.
+/// the file is rewritten for every input and removed when the process
+/// exits normally (a crash leaves it beside the crash's artifact).
 inline std::string asFile(const uint8_t *data, size_t size,
                           const char *extension) {
-  static const std::string path =
-      "/tmp/rlopt-fuzz-" + std::to_string(getpid()) + extension;
-  if (FILE *file = std::fopen(path.c_str(), "wb")) {
-    std::fwrite(data, 1, size, file);
-    std::fclose(file);
+  struct OwnFile {
+    std::string path;
+    ~OwnFile() { std::remove(path.c_str()); }
+  };
+  static const OwnFile file{"/tmp/rlopt-fuzz-" + std::to_string(getpid()) +
+                            extension};
+  if (FILE *out = std::fopen(file.path.c_str(), "wb")) {
+    std::fwrite(data, 1, size, out);
+    std::fclose(out);
   }
-  return path;
+  return file.path;
 }
 
 } // namespace rlopt::fuzz

@@ -79,8 +79,9 @@ std::optional<Module> checkedRun(const GraphPass &pass, const Module &original,
   }
   auto reparsed = parseModule(text, pass.name);
   EXPECT_TRUE(reparsed.ok()) << pass.name << ": " << reparsed.error().message;
-  if (reparsed)
+  if (reparsed) {
     EXPECT_EQ(printModule(*reparsed), text) << pass.name;
+  }
   Module second = original.clone();
   auto again = pass.run(second);
   EXPECT_TRUE(again.ok() && *again) << pass.name << " is not deterministic";
