@@ -234,16 +234,22 @@ ENTRY e {
 })");
 }
 
-TEST(PassAlgsimp, DotOfSizeOneContractionBecomesMultiply) {
-  Module module = expectRewrite("algsimp-dot", R"(
+const char *kOuterProduct = R"(
 HloModule m
 ENTRY e {
   a = f32[4,1] parameter(0)
   b = f32[1,3] parameter(1)
   ROOT d = f32[4,3] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-})");
+})";
+
+TEST(PassAlgsimp, DotOfSizeOneContractionBecomesMultiply) {
+  Module module = expectRewrite("algsimp-dot", kOuterProduct);
   EXPECT_EQ(countOf(module, Opcode::Dot), 0);
   EXPECT_EQ(rootOf(module)->opcode(), Opcode::Multiply);
+}
+
+TEST(PassAlgsimp, AllGroupsKeepOuterProductsAsTheCpuBackendDoes) {
+  expectNoRewrite("algsimp", kOuterProduct);
 }
 
 TEST(PassAlgsimp, DotKeepsRealContractions) {
