@@ -7,6 +7,7 @@
 #include "rlopt/agent/PickleCheck.h"
 #include "rlopt/core/File.h"
 
+#include <nlohmann/json.hpp>
 #include <torch/serialize.h>
 
 #include <sstream>
@@ -48,6 +49,32 @@ inline Status loadArchive(torch::serialize::InputArchive &archive,
     return makeError(unreadable);
   }
   return Status::success();
+}
+
+/// Stores `meta` in `archive` as the JSON text every rlopt archive carries
+/// under "meta": its format, and what its tensors were made for.
+inline void writeArchiveMeta(torch::serialize::OutputArchive &archive,
+                             const nlohmann::json &meta) {
+  archive.write("meta", c10::IValue(meta.dump()));
+}
+
+/// Loads `path` into `archive` (loadArchive) and returns its metadata, an
+/// object whose "format" is `format`. `what` names the file ("policy",
+/// "checkpoint"); `otherFormat` is the error for another format ("not a
+/// discrete-agent policy").
+inline Result<nlohmann::json>
+loadArchiveWithMeta(torch::serialize::InputArchive &archive,
+                    const std::string &path, const std::string &what,
+                    const std::string &format, const std::string &otherFormat) {
+  if (Status s = loadArchive(archive, path, what); !s)
+    return s.error();
+  c10::IValue text;
+  if (!archive.try_read("meta", text) || !text.isString())
+    return makeError(path + ": not an rlopt " + what + " (no metadata)");
+  auto meta = nlohmann::json::parse(text.toStringRef(), nullptr, false);
+  if (!meta.is_object() || meta.value("format", nlohmann::json()) != format)
+    return makeError(path + ": " + otherFormat);
+  return meta;
 }
 
 } // namespace rlopt

@@ -78,15 +78,12 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
 
   std::string path = run->checkpointPath();
   run->resumedArchive = std::make_unique<torch::serialize::InputArchive>();
-  if (Status s = loadArchive(*run->resumedArchive, path, "checkpoint"); !s)
-    return s.error();
-  c10::IValue metaValue;
-  if (!run->resumedArchive->try_read("meta", metaValue) ||
-      !metaValue.isString())
-    return makeError(path + ": not an rlopt checkpoint (no metadata)");
-  auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
-  if (meta.is_discarded() || meta.value("format", "") != kCheckpointFormat)
-    return makeError(path + ": not a discrete-agent checkpoint");
+  auto loaded =
+      loadArchiveWithMeta(*run->resumedArchive, path, "checkpoint",
+                          kCheckpointFormat, "not a discrete-agent checkpoint");
+  if (!loaded)
+    return loaded.error();
+  nlohmann::json &meta = *loaded;
   std::string algorithm = meta.value("algorithm", "");
   if (algorithm != run->settings.algorithm)
     return makeError(path + ": written by a " + algorithm +
@@ -163,7 +160,7 @@ Status DiscreteRun::saveCheckpoint(int iteration) {
                          {"iteration", iteration},
                          {"total_steps", run->totalSteps()},
                          {"elapsed_s", run->elapsedSeconds()}};
-  archive.write("meta", c10::IValue(meta.dump()));
+  writeArchiveMeta(archive, meta);
   return saveArchive(archive, checkpointPath(), "checkpoint");
 }
 

@@ -64,7 +64,7 @@ Status DiscretePolicy::save(const std::string &path) const {
                          {"action_count", state->shape.actionCount},
                          {"network", state->network.toJson()},
                          {"config", state->config}};
-  archive.write("meta", c10::IValue(meta.dump()));
+  writeArchiveMeta(archive, meta);
   for (const auto &item : state->net->named_parameters())
     archive.write("net." + item.key(), item.value());
   return saveArchive(archive, path, "policy");
@@ -76,14 +76,11 @@ Result<DiscretePolicy> DiscretePolicy::load(const std::string &path,
   if (!expected)
     return makeError(path + ": " + expected.error().message);
   torch::serialize::InputArchive archive;
-  if (Status s = loadArchive(archive, path, "policy"); !s)
-    return s.error();
-  c10::IValue metaValue;
-  if (!archive.try_read("meta", metaValue) || !metaValue.isString())
-    return makeError(path + ": not an rlopt policy (no metadata)");
-  auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
-  if (!meta.is_object() || meta["format"] != kPolicyFormat)
-    return makeError(path + ": not a discrete-agent policy");
+  auto loaded = loadArchiveWithMeta(archive, path, "policy", kPolicyFormat,
+                                    "not a discrete-agent policy");
+  if (!loaded)
+    return loaded.error();
+  nlohmann::json &meta = *loaded;
   int64_t observationSize = -1, actionCount = -1;
   std::string algorithm;
   for (Status s : {readField(meta, "observation_size", observationSize, path),

@@ -9,6 +9,8 @@
 namespace rlopt::agent {
 
 namespace {
+constexpr const char *kPolicyFormat = "rlopt-linalg-policy";
+
 template <typename Visit> void visitFields(PolicyConfig &c, Visit &&visit) {
   visit("embedding", c.embedding);
   visit("lstm", c.lstm);
@@ -182,11 +184,11 @@ LinalgPolicy::Output LinalgPolicy::evaluate(const torch::Tensor &observations,
 Status LinalgPolicy::save(const std::string &path,
                           const nlohmann::json &extra) const {
   torch::serialize::OutputArchive archive;
-  nlohmann::json meta = {{"format", "rlopt-linalg-policy"},
+  nlohmann::json meta = {{"format", kPolicyFormat},
                          {"layout", layout.toJson()},
                          {"policy", cfg.toJson()},
                          {"extra", extra}};
-  archive.write("meta", c10::IValue(meta.dump()));
+  writeArchiveMeta(archive, meta);
   for (const auto &item : actor->named_parameters())
     archive.write("actor." + item.key(), item.value());
   for (const auto &item : critic->named_parameters())
@@ -199,14 +201,11 @@ LinalgPolicy::load(const std::string &path,
                    const linalg::ActionLayout &expected,
                    nlohmann::json *extra) {
   torch::serialize::InputArchive archive;
-  if (Status s = loadArchive(archive, path, "policy"); !s)
-    return s.error();
-  c10::IValue metaValue;
-  if (!archive.try_read("meta", metaValue) || !metaValue.isString())
-    return makeError(path + ": not an rlopt policy (no metadata)");
-  auto meta = nlohmann::json::parse(metaValue.toStringRef(), nullptr, false);
-  if (!meta.is_object() || meta["format"] != "rlopt-linalg-policy")
-    return makeError(path + ": not an rlopt Linalg policy");
+  auto loaded = loadArchiveWithMeta(archive, path, "policy", kPolicyFormat,
+                                    "not an rlopt Linalg policy");
+  if (!loaded)
+    return loaded.error();
+  nlohmann::json &meta = *loaded;
   linalg::ActionLayout layout;
   try {
     layout = linalg::ActionLayout::fromJson(meta["layout"]);
