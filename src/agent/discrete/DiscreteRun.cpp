@@ -84,15 +84,25 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
   if (!loaded)
     return loaded.error();
   nlohmann::json &meta = *loaded;
-  std::string algorithm = meta.value("algorithm", "");
+  std::string algorithm;
+  int64_t observationSize = -1, actionCount = -1;
+  int iteration = 0;
+  for (Status s : {readField(meta, "algorithm", algorithm, path),
+                   readField(meta, "observation_size", observationSize, path),
+                   readField(meta, "action_count", actionCount, path),
+                   readField(meta, "iteration", iteration, path)})
+    if (!s)
+      return makeError(s.error().message + " in the checkpoint's metadata");
+  if (!meta["config"].is_object())
+    return makeError(path + ": the checkpoint's metadata has no config");
   if (algorithm != run->settings.algorithm)
     return makeError(path + ": written by a " + algorithm +
                      " run, but the config says " + run->settings.algorithm);
-  if (meta.value("observation_size", -1) != shape.observationSize ||
-      meta.value("action_count", -1) != shape.actionCount)
+  if (observationSize != shape.observationSize ||
+      actionCount != shape.actionCount)
     return makeError(path + ": trained with " +
-                     meta["observation_size"].dump() + " features and " +
-                     meta["action_count"].dump() +
+                     std::to_string(observationSize) + " features and " +
+                     std::to_string(actionCount) +
                      " actions; this environment has " +
                      std::to_string(shape.observationSize) + " and " +
                      std::to_string(shape.actionCount));
@@ -103,7 +113,7 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
   if (!difference.empty())
     return makeError(path + ": written with another config (" + difference +
                      "); resume with the run's config.json");
-  if (Status s = run->run->resumeAfter(meta.value("iteration", 0)); !s)
+  if (Status s = run->run->resumeAfter(iteration); !s)
     return s.error();
   return run;
 }

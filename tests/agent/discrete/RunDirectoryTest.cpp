@@ -7,6 +7,7 @@
 #include "CounterEnv.h"
 #include "TinyConfigs.h"
 
+#include "rlopt/agent/Archive.h"
 #include "rlopt/core/Json.h"
 
 #include <map>
@@ -213,6 +214,32 @@ TEST(RunDirectory, ResumeRefusesAnotherConfigButAllowsMoreIterations) {
   Status extended = trainFor({longer}, run, resume);
   ASSERT_TRUE(extended.ok()) << extended.error().message;
   EXPECT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
+}
+
+TEST(RunDirectory, ResumeRefusesACheckpointWithDamagedMetadata) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  PpoConfig config = tinyPpo();
+  config.iterations = 1;
+  ASSERT_TRUE(trainFor({config}, run).ok());
+  TrainOptions resume;
+  resume.resume = true;
+  std::string checkpoint = (run / "checkpoint.pt").string();
+  for (const char *meta :
+       {R"({"format": "rlopt-discrete-checkpoint", "algorithm": 5})",
+        R"({"format": "rlopt-discrete-checkpoint", "algorithm": "ppo",
+            "observation_size": "15", "action_count": 6})",
+        R"({"format": "rlopt-discrete-checkpoint", "algorithm": "ppo",
+            "observation_size": 15, "action_count": 6, "config": [1]})",
+        R"([1, 2])"}) {
+    torch::serialize::OutputArchive archive;
+    writeArchiveMeta(archive, nlohmann::json::parse(meta));
+    ASSERT_TRUE(saveArchive(archive, checkpoint, "checkpoint").ok());
+    Status refused = trainFor({config}, run, resume);
+    ASSERT_FALSE(refused.ok()) << meta;
+    EXPECT_NE(refused.error().message.find(checkpoint), std::string::npos)
+        << refused.error().message;
+  }
 }
 
 TEST(RunDirectory, PolicyIsRefusedForAnotherEnvironmentShape) {
