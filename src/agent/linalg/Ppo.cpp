@@ -186,7 +186,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     }
     // The saved state carries the rate it was saved with.
     setLearningRate(optimizer, config.learningRate);
-    if (Status s = run.resumeAfter(extra.value("iteration", 0)); !s)
+    int iteration = 0;
+    if (Status s = readField(extra, "iteration", iteration, checkpointPath); !s)
+      return makeError(s.error().message + " in the checkpoint's metadata");
+    if (Status s = run.resumeAfter(iteration); !s)
       return s;
   } else if (Status s = run.startFresh(); !s) {
     return s;
