@@ -1,8 +1,12 @@
 #include "rlopt/agent/PickleCheck.h"
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 
 namespace rlopt {
 
@@ -168,6 +172,43 @@ bool isPickleName(std::string_view name) {
          lower(tail[2]) == 'l';
 }
 
+/// True when `data`, a record's bytes as stored (`method`), holds
+/// `uncompressed` bytes whose CRC-32 is `crc`. LibTorch's miniz is built
+/// without CRC checks, and a damaged record it reads unchecked can reach
+/// code that trusts it (its TorchScript debug-info unpickler frees what it
+/// never allocated); a damaged record is refused here instead.
+bool contentMatches(std::string_view data, uint64_t method,
+                    uint64_t uncompressed, uint64_t crc) {
+  auto crcOf = [](std::string_view bytes) {
+    uLong sum = crc32(0, Z_NULL, 0);
+    for (size_t at = 0; at < bytes.size();) {
+      uInt chunk =
+          static_cast<uInt>(std::min<size_t>(bytes.size() - at, uInt(1) << 30));
+      sum =
+          crc32(sum, reinterpret_cast<const Bytef *>(bytes.data() + at), chunk);
+      at += chunk;
+    }
+    return uint64_t(sum);
+  };
+  if (method == kStored)
+    return data.size() == uncompressed && crcOf(data) == crc;
+  // Deflated: inflate into exactly the declared size, which the caller has
+  // bounded by the compressed size.
+  std::string out(uncompressed, '\0');
+  z_stream stream{};
+  if (inflateInit2(&stream, -MAX_WBITS) != Z_OK)
+    return false;
+  stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  stream.next_out = reinterpret_cast<Bytef *>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  int status = inflate(&stream, Z_FINISH);
+  uint64_t produced = stream.total_out;
+  inflateEnd(&stream);
+  return status == Z_STREAM_END && produced == uncompressed &&
+         crcOf(out) == crc;
+}
+
 /// A central directory entry marks a size or offset that does not fit 32
 /// bits with 0xFFFFFFFF and keeps it in its zip64 extra field (id 1); this
 /// reads it from there as miniz does. False when that field is malformed.
@@ -247,7 +288,7 @@ bool pickleLengthsFit(std::string_view pickle) {
   return false; // no STOP
 }
 
-bool archiveSizesFit(std::string_view zip) {
+bool archiveIsWhole(std::string_view zip) {
   // The end of central directory record: miniz takes the last signature
   // with room for the record after it.
   if (zip.size() < kEndSize)
@@ -279,6 +320,7 @@ bool archiveSizesFit(std::string_view zip) {
     if (!holds(directory, at, kEntrySize) || !sigAt(directory, at, kEntrySig))
       return true; // miniz refuses the archive
     uint64_t method = readLE(directory, at + 10, 2);
+    uint64_t crc = readLE(directory, at + 16, 4);
     uint64_t compressed = readLE(directory, at + 20, 4);
     uint64_t uncompressed = readLE(directory, at + 24, 4);
     uint64_t nameSize = readLE(directory, at + 28, 2);
@@ -303,18 +345,23 @@ bool archiveSizesFit(std::string_view zip) {
     if (uncompressed > most)
       return false;
 
-    if (!isPickleName(name))
-      continue;
     // LibTorch stores its pickles; a compressed one could hide any length.
-    if (method != kStored)
+    bool pickle = isPickleName(name);
+    if (pickle && method != kStored)
       return false;
+    if (method != kStored && method != kDeflated)
+      continue; // miniz cannot read this record
     if (!holds(zip, localAt, kLocalSize) || !sigAt(zip, localAt, kLocalSig))
       continue; // miniz cannot read this record
     uint64_t dataAt = localAt + kLocalSize + readLE(zip, localAt + 26, 2) +
                       readLE(zip, localAt + 28, 2);
-    if (!holds(zip, dataAt, uncompressed))
+    uint64_t dataSize = method == kStored ? uncompressed : compressed;
+    if (!holds(zip, dataAt, dataSize))
       continue; // miniz cannot read this record
-    if (!pickleLengthsFit(zip.substr(dataAt, uncompressed)))
+    std::string_view data = zip.substr(dataAt, dataSize);
+    if (!contentMatches(data, method, uncompressed, crc))
+      return false;
+    if (pickle && !pickleLengthsFit(data))
       return false;
   }
   return true;

@@ -7,13 +7,14 @@
 #include "../tools/ToolTestUtil.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 using namespace std::literals;
-using rlopt::archiveSizesFit;
+using rlopt::archiveIsWhole;
 using rlopt::pickleLengthsFit;
 using rlopt::tool::testing::readFile;
 using rlopt::tool::testing::ScratchDir;
@@ -78,6 +79,22 @@ size_t directoryEntry(const std::string &zip, std::string_view suffix) {
   }
   ADD_FAILURE() << "no record named *" << suffix;
   return 0;
+}
+
+/// `zip` with the CRC-32 of its stored record named *`suffix` made to
+/// match the record's content again, in the directory and the local header:
+/// a damaged record that only the other checks can catch.
+std::string withMatchingCrc(std::string zip, std::string_view suffix) {
+  size_t entry = directoryEntry(zip, suffix);
+  size_t local = readLE(zip, entry + 42, 4);
+  size_t dataAt =
+      local + 30 + readLE(zip, local + 26, 2) + readLE(zip, local + 28, 2);
+  uint32_t size = readLE(zip, entry + 24, 4);
+  uint32_t crc = static_cast<uint32_t>(
+      crc32(0, reinterpret_cast<const Bytef *>(zip.data() + dataAt), size));
+  putLE32(zip, entry + 16, crc);
+  putLE32(zip, local + 14, crc);
+  return zip;
 }
 
 /// `pickle` with the 4-byte length of its BINUNICODE `text` replaced.
@@ -160,7 +177,7 @@ protected:
 };
 
 TEST_F(PolicyArchive, ASavedPolicyLoads) {
-  EXPECT_TRUE(archiveSizesFit(bytes));
+  EXPECT_TRUE(archiveIsWhole(bytes));
   torch::serialize::InputArchive archive;
   rlopt::Status loaded = rlopt::loadArchive(archive, good, "policy");
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
@@ -174,16 +191,29 @@ TEST_F(PolicyArchive, TheShippedPoliciesPass) {
   for (const char *name : {"discrete_ppo_autophase.pt", "linalg_tiny.pt"}) {
     std::string path =
         std::string(RLOPT_TEST_DATA) + "/../fuzz/corpus/fuzz_policy/" + name;
-    EXPECT_TRUE(archiveSizesFit(readFile(path))) << path;
+    EXPECT_TRUE(archiveIsWhole(readFile(path))) << path;
   }
 }
 
 TEST_F(PolicyArchive, ALengthBeyondItsPickleIsAOneLineError) {
   // The key "weight" is a BINUNICODE in data.pkl.
-  std::string damaged = withUnicodeLength(bytes, "weight", 0xFFFFFFF0);
+  std::string damaged = withMatchingCrc(
+      withUnicodeLength(bytes, "weight", 0xFFFFFFF0), "/data.pkl");
   ASSERT_NE(damaged, bytes);
-  EXPECT_FALSE(archiveSizesFit(damaged));
+  EXPECT_FALSE(archiveIsWhole(damaged));
   expectRefused(damaged);
+}
+
+TEST_F(PolicyArchive, AChangedByteInsideARecordIsAOneLineError) {
+  // One byte of the code record, whose CRC-32 no longer matches: LibTorch
+  // would read it unchecked.
+  std::string damaged = bytes;
+  size_t code = damaged.find("class ");
+  ASSERT_NE(code, std::string::npos);
+  damaged[code] = 'k';
+  EXPECT_FALSE(archiveIsWhole(damaged));
+  expectRefused(damaged);
+  EXPECT_TRUE(archiveIsWhole(withMatchingCrc(damaged, ".py")));
 }
 
 TEST_F(PolicyArchive, ARecordLargerThanTheArchiveIsAOneLineError) {
@@ -192,7 +222,7 @@ TEST_F(PolicyArchive, ARecordLargerThanTheArchiveIsAOneLineError) {
   size_t entry = directoryEntry(stored, "/data/0");
   putLE32(stored, entry + 20, 0xFFFFFFFF);
   putLE32(stored, entry + 24, 0xFFFFFFFF);
-  EXPECT_FALSE(archiveSizesFit(stored));
+  EXPECT_FALSE(archiveIsWhole(stored));
   expectRefused(stored);
 
   // A deflated record may expand 1032 times, no more. (This archive's code
@@ -201,17 +231,26 @@ TEST_F(PolicyArchive, ARecordLargerThanTheArchiveIsAOneLineError) {
   entry = directoryEntry(deflated, ".py");
   deflated[entry + 10] = 8;
   uint32_t compressed = readLE(deflated, entry + 20, 4);
-  putLE32(deflated, entry + 24, compressed * 1032);
-  EXPECT_TRUE(archiveSizesFit(deflated));
   putLE32(deflated, entry + 24, compressed * 1032 + 1);
-  EXPECT_FALSE(archiveSizesFit(deflated));
+  EXPECT_FALSE(archiveIsWhole(deflated));
   expectRefused(deflated);
+}
+
+TEST_F(PolicyArchive, TheFuzzersBadFreeInputIsAOneLineError) {
+  // A fuzzer's input with damaged TorchScript code and a damaged string
+  // length in its debug information: LibTorch 1.13 freed memory it never
+  // allocated while describing the parse error (free(): invalid size).
+  std::string seed = std::string(RLOPT_TEST_DATA) +
+                     "/../fuzz/corpus/fuzz_policy/"
+                     "bad-free-debug-pkl-string-length.pt";
+  EXPECT_FALSE(archiveIsWhole(readFile(seed)));
+  expectRefused(readFile(seed));
 }
 
 TEST_F(PolicyArchive, ACompressedPickleIsAOneLineError) {
   std::string damaged = bytes;
   damaged[directoryEntry(damaged, "/data.pkl") + 10] = 8;
-  EXPECT_FALSE(archiveSizesFit(damaged));
+  EXPECT_FALSE(archiveIsWhole(damaged));
   expectRefused(damaged);
 }
 
@@ -220,13 +259,13 @@ TEST_F(PolicyArchive, TheFuzzersOutOfMemoryInputIsAOneLineError) {
   std::string seed = std::string(RLOPT_TEST_DATA) +
                      "/../fuzz/corpus/fuzz_policy/"
                      "oom-data-pkl-binunicode-length.pt";
-  EXPECT_FALSE(archiveSizesFit(readFile(seed)));
+  EXPECT_FALSE(archiveIsWhole(readFile(seed)));
   expectRefused(readFile(seed));
 }
 
 TEST(PickleCheck, WhatIsNotAZipIsLeftToLibTorch) {
-  EXPECT_TRUE(archiveSizesFit(""));
-  EXPECT_TRUE(archiveSizesFit("this is not a policy\n"));
+  EXPECT_TRUE(archiveIsWhole(""));
+  EXPECT_TRUE(archiveIsWhole("this is not a policy\n"));
 }
 
 } // namespace

@@ -40,7 +40,7 @@ inline Status loadArchive(torch::serialize::InputArchive &archive,
   if (!bytes)
     return bytes.error();
   std::string unreadable = path + ": not a readable rlopt " + what + " file";
-  if (!archiveSizesFit(bytes.value()))
+  if (!archiveIsWhole(bytes.value()))
     return makeError(unreadable);
   std::istringstream in(bytes.takeValue());
   try {
