@@ -32,8 +32,10 @@ inline Status saveArchive(torch::serialize::OutputArchive &archive,
 /// Reads `path` (a regular file only) into `archive`; `what` names the file
 /// in the error. LibTorch reports a damaged archive with c10::Error or, from
 /// its TorchScript unpickler, torch::jit::ErrorReport: both are caught. It
-/// allocates whatever sizes the file declares, though, so sizes the file
-/// cannot hold are refused before it reads any (PickleCheck.h).
+/// allocates whatever sizes the file declares and reads records without
+/// their checksums, though, so sizes the file cannot hold and records that
+/// do not match their CRC-32 are refused before it reads any
+/// (PickleCheck.h).
 inline Status loadArchive(torch::serialize::InputArchive &archive,
                           const std::string &path, const std::string &what) {
   auto bytes = readRegularFile(path);
