@@ -188,14 +188,25 @@ TEST(RunDirectory, ResumeRefusesAnotherEnvironmentAndReadsEnvJson) {
   EXPECT_EQ(readJsonLines(earlier / "metrics.jsonl").size(), 2u);
 }
 
+/// A tiny PPO config of one iteration.
+PpoConfig oneIterationPpo() {
+  PpoConfig config = tinyPpo();
+  config.iterations = 1;
+  return config;
+}
+
+TrainOptions resuming() {
+  TrainOptions options;
+  options.resume = true;
+  return options;
+}
+
 TEST(RunDirectory, ResumeRefusesAnotherConfigButAllowsMoreIterations) {
   ScratchDir scratch;
   fs::path run = scratch / "run";
-  PpoConfig config = tinyPpo();
-  config.iterations = 1;
+  PpoConfig config = oneIterationPpo();
   ASSERT_TRUE(trainFor({config}, run).ok());
-  TrainOptions resume;
-  resume.resume = true;
+  TrainOptions resume = resuming();
 
   PpoConfig changed = config;
   changed.gamma = 0.9;
@@ -219,11 +230,9 @@ TEST(RunDirectory, ResumeRefusesAnotherConfigButAllowsMoreIterations) {
 TEST(RunDirectory, ResumeRefusesACheckpointWithDamagedMetadata) {
   ScratchDir scratch;
   fs::path run = scratch / "run";
-  PpoConfig config = tinyPpo();
-  config.iterations = 1;
+  PpoConfig config = oneIterationPpo();
   ASSERT_TRUE(trainFor({config}, run).ok());
-  TrainOptions resume;
-  resume.resume = true;
+  TrainOptions resume = resuming();
   std::string checkpoint = (run / "checkpoint.pt").string();
   for (const char *meta :
        {R"({"format": "rlopt-discrete-checkpoint", "algorithm": 5})",
