@@ -95,8 +95,8 @@ struct PassesEnv::Shared {
   std::map<std::string, double> baselines; ///< "uri|metric|pipeline"
 };
 
-namespace {
-template <typename Visit> void visitFields(PassesEnvConfig &c, Visit &&visit) {
+template <typename Visit>
+static void visitFields(PassesEnvConfig &c, Visit &&visit) {
   visit("observation", c.observation);
   visit("reward", c.reward);
   visit("episode_length", c.episodeLength);
@@ -107,13 +107,10 @@ template <typename Visit> void visitFields(PassesEnvConfig &c, Visit &&visit) {
   visit("runtime_memory_mib", c.runtime.memoryMiB);
   visit("runtime_max_processes", c.runtime.maxProcesses);
 }
-} // namespace
 
 Result<PassesEnvConfig> PassesEnvConfig::fromJson(const nlohmann::json &json,
                                                   const std::string &where) {
-  return configFromJson<PassesEnvConfig>(
-      json, where,
-      [](PassesEnvConfig &c, auto &&visit) { visitFields(c, visit); });
+  return fieldsFromJson<PassesEnvConfig>(json, where);
 }
 
 Result<std::unique_ptr<PassesEnv>>

@@ -93,6 +93,35 @@ inline Status firstError(std::initializer_list<Status> checks) {
   return Status::success();
 }
 
+/// The JSON form of a config whose fields a free `visitFields(Config &,
+/// visit)` lists (found by argument-dependent lookup, so a `static` function
+/// in the config's namespace).
+template <typename Config> nlohmann::json fieldsToJson(const Config &config) {
+  return configToJson(config,
+                      [](Config &c, auto &&visit) { visitFields(c, visit); });
+}
+
+/// configFromJson through the free `visitFields`.
+template <typename Config>
+Result<Config> fieldsFromJson(const nlohmann::json &json,
+                              const std::string &where) {
+  return configFromJson<Config>(
+      json, where, [](Config &c, auto &&visit) { visitFields(c, visit); });
+}
+
+/// fieldsFromJson, then the free `checkFields(config, where)`, which says
+/// which value is out of range.
+template <typename Config>
+Result<Config> checkedFromJson(const nlohmann::json &json,
+                               const std::string &where) {
+  auto config = fieldsFromJson<Config>(json, where);
+  if (!config)
+    return config;
+  if (Status s = checkFields(*config, where); !s)
+    return s.error();
+  return config;
+}
+
 /// `Config::fromJson` on the JSON file at `path`; errors name the file.
 template <typename Config> Result<Config> loadConfig(const std::string &path) {
   auto json = readJsonFile(path);

@@ -4,9 +4,7 @@
 
 namespace rlopt::agent::discrete {
 
-namespace {
-
-template <typename Visit> void visitFields(A2cConfig &c, Visit &&visit) {
+template <typename Visit> static void visitFields(A2cConfig &c, Visit &&visit) {
   visitDiscreteRunFields(c, visit);
   visit("optimizer", c.optimizer);
   visit("learning_rate", c.learningRate);
@@ -19,21 +17,8 @@ template <typename Visit> void visitFields(A2cConfig &c, Visit &&visit) {
   visit("max_grad_norm", c.maxGradNorm);
 }
 
-} // namespace
-
-nlohmann::json A2cConfig::toJson() const {
-  return configToJson(
-      *this, [](A2cConfig &c, auto &&visit) { visitFields(c, visit); });
-}
-
-Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  auto config = configFromJson<A2cConfig>(
-      json, where, [](A2cConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!config)
-    return config;
-  const A2cConfig &c = *config;
-  Status s = firstError({
+static Status checkFields(const A2cConfig &c, const std::string &where) {
+  return firstError({
       checkDiscreteRunFields(c, where),
       require(c.optimizer == "rmsprop" || c.optimizer == "adam", where,
               "optimizer", "\"rmsprop\" or \"adam\""),
@@ -47,9 +32,13 @@ Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
       require(c.entropyCoef >= 0, where, "entropy_coef", "not negative"),
       require(c.maxGradNorm > 0, where, "max_grad_norm", "positive"),
   });
-  if (!s)
-    return s.error();
-  return config;
+}
+
+nlohmann::json A2cConfig::toJson() const { return fieldsToJson(*this); }
+
+Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  return checkedFromJson<A2cConfig>(json, where);
 }
 
 Result<A2cConfig> A2cConfig::load(const std::string &path) {

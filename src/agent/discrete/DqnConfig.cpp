@@ -4,9 +4,7 @@
 
 namespace rlopt::agent::discrete {
 
-namespace {
-
-template <typename Visit> void visitFields(DqnConfig &c, Visit &&visit) {
+template <typename Visit> static void visitFields(DqnConfig &c, Visit &&visit) {
   visitDiscreteRunFields(c, visit);
   visit("learning_rate", c.learningRate);
   visit("gamma", c.gamma);
@@ -21,21 +19,8 @@ template <typename Visit> void visitFields(DqnConfig &c, Visit &&visit) {
   visit("huber_delta", c.huberDelta);
 }
 
-} // namespace
-
-nlohmann::json DqnConfig::toJson() const {
-  return configToJson(
-      *this, [](DqnConfig &c, auto &&visit) { visitFields(c, visit); });
-}
-
-Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  auto config = configFromJson<DqnConfig>(
-      json, where, [](DqnConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!config)
-    return config;
-  const DqnConfig &c = *config;
-  Status s = firstError({
+static Status checkFields(const DqnConfig &c, const std::string &where) {
+  return firstError({
       checkDiscreteRunFields(c, where),
       require(c.learningRate > 0, where, "learning_rate", "positive"),
       require(c.gamma >= 0 && c.gamma <= 1, where, "gamma", "in [0, 1]"),
@@ -53,9 +38,13 @@ Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
               "at least 1"),
       require(c.huberDelta > 0, where, "huber_delta", "positive"),
   });
-  if (!s)
-    return s.error();
-  return config;
+}
+
+nlohmann::json DqnConfig::toJson() const { return fieldsToJson(*this); }
+
+Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  return checkedFromJson<DqnConfig>(json, where);
 }
 
 Result<DqnConfig> DqnConfig::load(const std::string &path) {

@@ -7,26 +7,13 @@ namespace rlopt::agent::discrete {
 
 using agent::kMaxLayerSize;
 
-namespace {
-template <typename Visit> void visitFields(NetworkConfig &c, Visit &&visit) {
+template <typename Visit>
+static void visitFields(NetworkConfig &c, Visit &&visit) {
   visit("hidden", c.hidden);
   visit("normalization", c.normalization);
 }
-} // namespace
 
-nlohmann::json NetworkConfig::toJson() const {
-  return configToJson(
-      *this, [](NetworkConfig &c, auto &&visit) { visitFields(c, visit); });
-}
-
-Result<NetworkConfig> NetworkConfig::fromJson(const nlohmann::json &json,
-                                              const std::string &where) {
-  auto read = configFromJson<NetworkConfig>(
-      json, where,
-      [](NetworkConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!read)
-    return read.error();
-  NetworkConfig c = *read;
+static Status checkFields(const NetworkConfig &c, const std::string &where) {
   if (c.hidden.empty())
     return makeError(where + ": hidden: needs at least one layer");
   for (int size : c.hidden)
@@ -38,7 +25,14 @@ Result<NetworkConfig> NetworkConfig::fromJson(const nlohmann::json &json,
                      ": normalization: expected \"log1p\" or "
                      "\"none\", got \"" +
                      c.normalization + "\"");
-  return c;
+  return Status::success();
+}
+
+nlohmann::json NetworkConfig::toJson() const { return fieldsToJson(*this); }
+
+Result<NetworkConfig> NetworkConfig::fromJson(const nlohmann::json &json,
+                                              const std::string &where) {
+  return checkedFromJson<NetworkConfig>(json, where);
 }
 
 } // namespace rlopt::agent::discrete

@@ -4,9 +4,7 @@
 
 namespace rlopt::agent::discrete {
 
-namespace {
-
-template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
+template <typename Visit> static void visitFields(PpoConfig &c, Visit &&visit) {
   visitPpoUpdateFields(c, visit);
   visitDiscreteRunFields(c, visit);
   visit("adam_epsilon", c.adamEpsilon);
@@ -15,21 +13,8 @@ template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
   visit("rank_timeout_seconds", c.rankTimeoutSeconds);
 }
 
-} // namespace
-
-nlohmann::json PpoConfig::toJson() const {
-  return configToJson(
-      *this, [](PpoConfig &c, auto &&visit) { visitFields(c, visit); });
-}
-
-Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  auto config = configFromJson<PpoConfig>(
-      json, where, [](PpoConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!config)
-    return config;
-  const PpoConfig &c = *config;
-  Status s = firstError({
+static Status checkFields(const PpoConfig &c, const std::string &where) {
+  return firstError({
       checkPpoUpdateFields(c, where),
       checkDiscreteRunFields(c, where),
       require(c.adamEpsilon > 0, where, "adam_epsilon", "positive"),
@@ -37,9 +22,13 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
       require(c.rankTimeoutSeconds > 0, where, "rank_timeout_seconds",
               "positive"),
   });
-  if (!s)
-    return s.error();
-  return config;
+}
+
+nlohmann::json PpoConfig::toJson() const { return fieldsToJson(*this); }
+
+Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  return checkedFromJson<PpoConfig>(json, where);
 }
 
 Result<PpoConfig> PpoConfig::load(const std::string &path) {

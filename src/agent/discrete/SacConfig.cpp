@@ -4,9 +4,7 @@
 
 namespace rlopt::agent::discrete {
 
-namespace {
-
-template <typename Visit> void visitFields(SacConfig &c, Visit &&visit) {
+template <typename Visit> static void visitFields(SacConfig &c, Visit &&visit) {
   visitDiscreteRunFields(c, visit);
   visit("policy_learning_rate", c.policyLearningRate);
   visit("q_learning_rate", c.qLearningRate);
@@ -24,21 +22,8 @@ template <typename Visit> void visitFields(SacConfig &c, Visit &&visit) {
   visit("reward_scale", c.rewardScale);
 }
 
-} // namespace
-
-nlohmann::json SacConfig::toJson() const {
-  return configToJson(
-      *this, [](SacConfig &c, auto &&visit) { visitFields(c, visit); });
-}
-
-Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  auto config = configFromJson<SacConfig>(
-      json, where, [](SacConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!config)
-    return config;
-  const SacConfig &c = *config;
-  Status s = firstError({
+static Status checkFields(const SacConfig &c, const std::string &where) {
+  return firstError({
       checkDiscreteRunFields(c, where),
       require(c.policyLearningRate > 0, where, "policy_learning_rate",
               "positive"),
@@ -57,9 +42,13 @@ Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
       require(c.alpha > 0, where, "alpha", "positive"),
       require(c.rewardScale > 0, where, "reward_scale", "positive"),
   });
-  if (!s)
-    return s.error();
-  return config;
+}
+
+nlohmann::json SacConfig::toJson() const { return fieldsToJson(*this); }
+
+Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  return checkedFromJson<SacConfig>(json, where);
 }
 
 Result<SacConfig> SacConfig::load(const std::string &path) {

@@ -10,28 +10,17 @@ namespace rlopt::agent {
 
 namespace {
 constexpr const char *kPolicyFormat = "rlopt-linalg-policy";
+} // namespace
 
-template <typename Visit> void visitFields(PolicyConfig &c, Visit &&visit) {
+template <typename Visit>
+static void visitFields(PolicyConfig &c, Visit &&visit) {
   visit("embedding", c.embedding);
   visit("lstm", c.lstm);
   visit("dense", c.dense);
   visit("producer_context", c.producerContext);
 }
-} // namespace
 
-nlohmann::json PolicyConfig::toJson() const {
-  return configToJson(
-      *this, [](PolicyConfig &c, auto &&visit) { visitFields(c, visit); });
-}
-
-Result<PolicyConfig> PolicyConfig::fromJson(const nlohmann::json &json,
-                                            const std::string &where) {
-  auto read = configFromJson<PolicyConfig>(
-      json, where,
-      [](PolicyConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!read)
-    return read.error();
-  const PolicyConfig &c = *read;
+static Status checkFields(const PolicyConfig &c, const std::string &where) {
   auto inRange = [](int size) { return size >= 1 && size <= kMaxLayerSize; };
   if (!inRange(c.embedding) || !inRange(c.lstm) || c.dense.empty())
     return makeError(where + ": sizes must be in 1.." +
@@ -40,7 +29,14 @@ Result<PolicyConfig> PolicyConfig::fromJson(const nlohmann::json &json,
     if (!inRange(d))
       return makeError(where + ": dense: sizes must be in 1.." +
                        std::to_string(kMaxLayerSize));
-  return c;
+  return Status::success();
+}
+
+nlohmann::json PolicyConfig::toJson() const { return fieldsToJson(*this); }
+
+Result<PolicyConfig> PolicyConfig::fromJson(const nlohmann::json &json,
+                                            const std::string &where) {
+  return checkedFromJson<PolicyConfig>(json, where);
 }
 
 OpSequenceNetImpl::OpSequenceNetImpl(const linalg::ActionLayout &layout,

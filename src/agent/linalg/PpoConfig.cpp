@@ -4,8 +4,7 @@
 
 namespace rlopt::agent {
 
-namespace {
-template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
+template <typename Visit> static void visitFields(PpoConfig &c, Visit &&visit) {
   visitPpoUpdateFields(c, visit);
   visit("minibatches", c.minibatches);
   visit("programs_per_iteration", c.programsPerIteration);
@@ -22,21 +21,9 @@ template <typename Visit> void visitFields(PpoConfig &c, Visit &&visit) {
   visit("policy", c.policy);
   visit("env", c.env);
 }
-} // namespace
 
-nlohmann::json PpoConfig::toJson() const {
-  return configToJson(
-      *this, [](PpoConfig &c, auto &&visit) { visitFields(c, visit); });
-}
-
-Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  auto config = configFromJson<PpoConfig>(
-      json, where, [](PpoConfig &c, auto &&visit) { visitFields(c, visit); });
-  if (!config)
-    return config;
-  const PpoConfig &c = *config;
-  Status s = firstError({
+static Status checkFields(const PpoConfig &c, const std::string &where) {
+  return firstError({
       checkPpoUpdateFields(c, where),
       require(c.minibatches >= 1, where, "minibatches", "at least 1"),
       require(c.programsPerIteration >= 1, where, "programs_per_iteration",
@@ -55,9 +42,13 @@ Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
       require(c.imitationMinibatchSize >= 1, where, "imitation_minibatch_size",
               "at least 1"),
   });
-  if (!s)
-    return s.error();
-  return config;
+}
+
+nlohmann::json PpoConfig::toJson() const { return fieldsToJson(*this); }
+
+Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
+                                      const std::string &where) {
+  return checkedFromJson<PpoConfig>(json, where);
 }
 
 Result<PpoConfig> PpoConfig::load(const std::string &path) {

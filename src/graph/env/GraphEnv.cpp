@@ -71,10 +71,10 @@ struct GraphEnv::Shared {
   std::map<std::string, PipelineResult> pipelineResults; ///< D, by path
 };
 
-namespace {
 /// The keys of an env config file; graphDir is where the CLI finds graphs,
 /// not a setting of the environment.
-template <typename Visit> void visitFields(GraphEnvConfig &c, Visit &&visit) {
+template <typename Visit>
+static void visitFields(GraphEnvConfig &c, Visit &&visit) {
   visit("observation", c.observation);
   visit("reward", c.reward);
   visit("shaping", c.shaping);
@@ -84,7 +84,6 @@ template <typename Visit> void visitFields(GraphEnvConfig &c, Visit &&visit) {
   visit("peak_gflops", c.roofline.gflops);
   visit("bandwidth_gbps", c.roofline.gbps);
 }
-} // namespace
 
 bool GraphEnvConfig::usesRoofline() const {
   return reward == "RooflineTime" || reward == "RooflineTimeReduction";
@@ -92,14 +91,11 @@ bool GraphEnvConfig::usesRoofline() const {
 
 Result<GraphEnvConfig> GraphEnvConfig::fromJson(const nlohmann::json &json,
                                                 const std::string &where) {
-  return configFromJson<GraphEnvConfig>(
-      json, where,
-      [](GraphEnvConfig &c, auto &&visit) { visitFields(c, visit); });
+  return fieldsFromJson<GraphEnvConfig>(json, where);
 }
 
 nlohmann::json GraphEnvConfig::toJson() const {
-  nlohmann::json json = configToJson(
-      *this, [](GraphEnvConfig &c, auto &&visit) { visitFields(c, visit); });
+  nlohmann::json json = fieldsToJson(*this);
   // Only the roofline rewards read it: other configs, and the runs that
   // recorded them, stay as they were.
   if (!usesRoofline()) {
