@@ -3,6 +3,8 @@
 // fires where it should, keeps the outputs, and leaves alone what it must.
 #include "PassTestUtil.h"
 
+#include <cmath>
+
 using namespace rlopt::graph;
 using namespace rlopt::graph::testing;
 
@@ -100,6 +102,28 @@ ENTRY e {
             (std::vector<double>{1.75, -2}));
   EXPECT_EQ(rootOf(module)->operand(1)->literal().integers,
             (std::vector<int64_t>{0}));
+}
+
+TEST(PassConstantFolding, FoldsTheInterpretersFloatOpsRoundedToTheirType) {
+  Module module = expectRewrite("constant-folding", R"(
+HloModule m
+ENTRY e {
+  a = f32[2] constant({0.5, -1})
+  s = f32[2] sinh(a)
+  z = f32[] constant(0)
+  n = f32[] constant(-0)
+  m = f32[] maximum(n, z)
+  ROOT r = (f32[2], f32[]) tuple(s, m)
+})");
+  EXPECT_EQ(countOf(module, Opcode::Sinh), 0);
+  std::vector<double> sinh = rootOf(module)->operand(0)->literal().floats;
+  ASSERT_EQ(sinh.size(), 2u);
+  EXPECT_FLOAT_EQ(sinh[0], static_cast<float>(std::sinh(0.5)));
+  EXPECT_FLOAT_EQ(sinh[1], static_cast<float>(std::sinh(-1.0)));
+  // Of equal operands the first, as XLA's CPU backend selects.
+  std::vector<double> zero = rootOf(module)->operand(1)->literal().floats;
+  ASSERT_EQ(zero.size(), 1u);
+  EXPECT_TRUE(std::signbit(zero[0]));
 }
 
 TEST(PassConstantFolding, LeavesBroadcastsElidedAndDivisionByZero) {

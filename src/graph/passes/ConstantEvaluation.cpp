@@ -1,5 +1,6 @@
 #include "ConstantEvaluation.h"
 
+#include "../evaluator/InterpreterElements.h"
 #include "PassSupport.h"
 
 #include <algorithm>
@@ -13,28 +14,6 @@ namespace rlopt::graph {
 namespace {
 
 using Array = ConstantArray;
-
-double roundTo(ElementType type, double value) {
-  switch (type) {
-  case ElementType::F32:
-    return static_cast<float>(value);
-  case ElementType::F16:
-    return static_cast<double>(static_cast<_Float16>(value));
-  case ElementType::BF16: {
-    float narrow = static_cast<float>(value);
-    if (std::isnan(narrow))
-      return narrow;
-    uint32_t bits;
-    std::memcpy(&bits, &narrow, sizeof bits);
-    bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
-    bits &= 0xffff0000u;
-    std::memcpy(&narrow, &bits, sizeof bits);
-    return narrow;
-  }
-  default:
-    return value;
-  }
-}
 
 // Two's complement wrap-around to the type's width (u64 keeps its bits).
 int64_t wrap(ElementType type, uint64_t bits) {
@@ -120,76 +99,30 @@ void pushElement(Array &into, const Array &source, int64_t from) {
     into.integers.push_back(source.integers[from]);
 }
 
+/// Floating-point ops compute as the interpreter does (exact in double,
+/// rounded by the caller); is-finite and the complex parts fold elsewhere.
 std::optional<double> floatUnary(Opcode opcode, double x) {
-  switch (opcode) {
-  case Opcode::Abs:
-    return std::fabs(x);
-  case Opcode::Negate:
-    return -x;
-  case Opcode::Sign:
-    return std::isnan(x) ? x : x > 0 ? 1.0 : x < 0 ? -1.0 : x;
-  case Opcode::Floor:
-    return std::floor(x);
-  case Opcode::Ceil:
-    return std::ceil(x);
-  case Opcode::RoundNearestAfz:
-    return std::round(x);
-  case Opcode::RoundNearestEven:
-    return std::nearbyint(x);
-  case Opcode::Sqrt:
-    return std::sqrt(x);
-  case Opcode::Rsqrt:
-    return 1 / std::sqrt(x);
-  case Opcode::Cbrt:
-    return std::cbrt(x);
-  case Opcode::Exp:
-    return std::exp(x);
-  case Opcode::Expm1:
-    return std::expm1(x);
-  case Opcode::Log:
-    return std::log(x);
-  case Opcode::Log1p:
-    return std::log1p(x);
-  case Opcode::Logistic:
-    return 1 / (1 + std::exp(-x));
-  case Opcode::Tanh:
-    return std::tanh(x);
-  case Opcode::Sin:
-    return std::sin(x);
-  case Opcode::Cos:
-    return std::cos(x);
-  case Opcode::Tan:
-    return std::tan(x);
-  case Opcode::Erf:
-    return std::erf(x);
-  default:
+  if (opcode == Opcode::IsFinite || opcode == Opcode::Real ||
+      opcode == Opcode::Imag)
     return std::nullopt;
-  }
+  interp::UnaryFloatFunction function = interp::unaryFloatFunction(opcode);
+  if (!function)
+    return std::nullopt;
+  return function(x);
 }
 
-std::optional<double> floatBinary(Opcode opcode, double a, double b) {
-  switch (opcode) {
-  case Opcode::Add:
-    return a + b;
-  case Opcode::Subtract:
-    return a - b;
-  case Opcode::Multiply:
-    return a * b;
-  case Opcode::Divide:
-    return a / b;
-  case Opcode::Remainder:
-    return std::fmod(a, b);
-  case Opcode::Maximum:
-    return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
-  case Opcode::Minimum:
-    return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
-  case Opcode::Power:
-    return std::pow(a, b);
-  case Opcode::Atan2:
-    return std::atan2(a, b);
-  default:
-    return std::nullopt;
+std::optional<double> floatBinary(Opcode opcode, ElementType type, double a,
+                                  double b) {
+  // Of two equal operands the first, as XLA's CPU emitter selects: the
+  // interpreter returns the second, which differs for max(-0, +0).
+  if (opcode == Opcode::Maximum || opcode == Opcode::Minimum) {
+    if (std::isnan(a) || std::isnan(b))
+      return NAN;
+    return opcode == Opcode::Maximum ? std::max(a, b) : std::min(a, b);
   }
+  if (!isBinaryElementwise(opcode) || interp::elementwiseProblem(opcode, type))
+    return std::nullopt;
+  return interp::applyBinary(opcode, type, a, b);
 }
 
 std::optional<int64_t> integerUnary(Opcode opcode, ElementType type,
@@ -327,7 +260,7 @@ std::optional<Array> elementwise(const Instruction &instruction,
       if (x.floating()) {
         double value = x.floats[i];
         if (isFloating(type)) {
-          out.floats.push_back(roundTo(type, value));
+          out.floats.push_back(interp::roundFloat(type, value));
           continue;
         }
         if (std::isnan(value))
@@ -346,7 +279,8 @@ std::optional<Array> elementwise(const Instruction &instruction,
       }
       int64_t value = x.integers[i];
       if (isFloating(type)) {
-        out.floats.push_back(roundTo(type, integerAsDouble(x.type, value)));
+        out.floats.push_back(
+            interp::roundFloat(type, integerAsDouble(x.type, value)));
         continue;
       }
       if (type == ElementType::Pred) {
@@ -428,7 +362,7 @@ std::optional<Array> elementwise(const Instruction &instruction,
         auto value = floatUnary(opcode, x.floats[i]);
         if (!value)
           return std::nullopt;
-        out.floats.push_back(roundTo(type, *value));
+        out.floats.push_back(interp::roundFloat(type, *value));
       } else {
         auto value = integerUnary(opcode, type, x.integers[i]);
         if (!value)
@@ -443,11 +377,11 @@ std::optional<Array> elementwise(const Instruction &instruction,
     const Array &a = *operands[0], &b = *operands[1];
     for (int64_t i = 0; i < count; ++i) {
       if (a.floating()) {
-        auto value =
-            floatBinary(opcode, a.floats[at(&a, i)], b.floats[at(&b, i)]);
+        auto value = floatBinary(opcode, a.type, a.floats[at(&a, i)],
+                                 b.floats[at(&b, i)]);
         if (!value)
           return std::nullopt;
-        out.floats.push_back(roundTo(type, *value));
+        out.floats.push_back(interp::roundFloat(type, *value));
       } else {
         auto value = integerBinary(opcode, type, a.integers[at(&a, i)],
                                    b.integers[at(&b, i)]);
@@ -578,11 +512,11 @@ std::optional<Array> reduce(const Instruction &instruction, const Array &x,
       rest /= x.dims[i];
     }
     if (x.floating()) {
-      auto value = floatBinary(*op, out.floats[to], x.floats[linear]);
+      auto value = floatBinary(*op, x.type, out.floats[to], x.floats[linear]);
       if (!value)
         ok = false;
       else
-        out.floats[to] = roundTo(out.type, *value);
+        out.floats[to] = interp::roundFloat(out.type, *value);
     } else {
       auto value =
           integerBinary(*op, out.type, out.integers[to], x.integers[linear]);
@@ -662,7 +596,7 @@ std::optional<ConstantArray> constantValue(const Instruction &constant) {
     if (static_cast<int64_t>(literal.floats.size()) != count)
       return std::nullopt;
     for (double element : literal.floats)
-      value.floats.push_back(roundTo(value.type, element));
+      value.floats.push_back(interp::roundFloat(value.type, element));
   } else {
     if (static_cast<int64_t>(literal.integers.size()) != count)
       return std::nullopt;

@@ -1,12 +1,10 @@
 // Evaluation of single instructions on constant arrays, for constant
-// folding: exact integer wrap-around, floating point rounded to the result
-// type after every op.
-//
-// Not the reference interpreter, whose results a folded literal would not
-// always match: it holds elements as doubles (s64 and u64 beyond 2^53 lose
-// their low bits), gives values to what folding leaves alone (integer
-// division by zero, oversized shifts, out-of-range converts), and returns
-// the other zero for maximum(-0, 0) and minimum(0, -0).
+// folding. Floating-point elements compute through the reference
+// interpreter's element functions (InterpreterElements.h) and round to the
+// result type after every op. Integers stay here, exact in 64 bits: the
+// interpreter holds elements as doubles (s64 and u64 beyond 2^53 lose their
+// low bits) and gives values to what folding must leave alone (integer
+// division by zero, oversized shifts, out-of-range converts).
 #ifndef RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 #define RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 
