@@ -25,8 +25,10 @@ bool refusedWith(const std::string &name, const std::string &schedule,
   return refusal.find(why) != std::string::npos;
 }
 
-std::vector<TransformStep> heuristicSteps(std::vector<std::string> extras) {
-  auto program = loadFixture("matmul_odd");
+std::vector<TransformStep>
+heuristicSteps(std::vector<std::string> extras,
+               const std::string &fixture = "matmul_odd") {
+  auto program = loadFixture(fixture);
   EXPECT_TRUE(program.ok()) << program.error().message;
   HeuristicOptions options;
   options.target.f32Lanes = 16;
@@ -86,7 +88,11 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("matmul_odd", "op1: parallelize(100,0,0) peel(0,32,0) "
                                      "interchange(0,2,1) tile(4,1,32) "
                                      "vectorize"),
-        std::make_pair("add", "op0: peel(0,32) tile(8,32) vectorize")));
+        std::make_pair("add", "op0: peel(0,32) tile(8,32) vectorize"),
+        // After img2col: the 49 output pixels as 32 and a remainder of 17.
+        std::make_pair("conv_nchw_7x7",
+                       "op1: img2col peel(0,0,32,0) tile(1,8,32,1) "
+                       "vectorize")));
 
 TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
   // With peel: the full 8 x 32 register tile on 992 columns. Without: the
@@ -99,6 +105,17 @@ TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
   auto plain = heuristicSteps({});
   ASSERT_EQ(plain.size(), 3u);
   EXPECT_EQ(plain[1].params, (std::vector<int64_t>{8, 8, 1}));
+}
+
+TEST(Peel, HeuristicPeelsAConvolutionsPixelsAfterImg2col) {
+  // 7 x 7 = 49 pixels: without peel no vector-wide tile divides them, and
+  // the masked tail tile keeps the accumulators in memory.
+  auto steps = heuristicSteps({"peel"}, "conv_nchw_7x7");
+  ASSERT_GE(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "img2col");
+  EXPECT_EQ(steps[1].name, "peel");
+  EXPECT_EQ(steps[1].params, (std::vector<int64_t>{0, 0, 32, 0}));
+  EXPECT_EQ(steps.back().name, "vectorize");
 }
 
 TEST(Peel, InTheEnvironmentASizeThatPeelsNothingIsANoOp) {

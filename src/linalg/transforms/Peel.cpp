@@ -12,8 +12,8 @@ static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &sizes) {
   const OpState &op = state.ops[index];
-  if (op.fusedInto >= 0 || op.img2col)
-    return std::string("peel the op before fusion or img2col");
+  if (op.fusedInto >= 0)
+    return std::string("peel the op before fusion");
   if (op.hasPartialTiles())
     return std::string("peel before tiling with sizes that do not divide");
   if (op.opClass == OpClass::Conv2d || op.opClass == OpClass::Pooling)
