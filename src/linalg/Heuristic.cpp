@@ -155,13 +155,9 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   }
   unsigned inner = parallel.empty() ? 0 : parallel.back();
   // Columns that no two-vector tile divides: peel the remainder off, so
-  // the bulk keeps the full register tile. A convolution's pixels after
-  // img2col only when not even one vector divides them (7 x 7, 14 x 14):
-  // where one does (28 x 28), the one-vector tile measured faster.
-  int64_t widest =
-      parallel.empty() ? 0 : vectorDivisor(op.ranges[inner], cols, lanes);
+  // the bulk keeps the full register tile.
   if (canPeel && !parallel.empty() && op.ranges[inner] > cols &&
-      widest < (op.img2col ? lanes : cols)) {
+      vectorDivisor(op.ranges[inner], cols, lanes) < cols) {
     std::vector<int64_t> peel(n, 0);
     peel[inner] = cols;
     tryStep(state, index, {"peel", peel}, steps);
