@@ -148,6 +148,23 @@ static OpClass classify(mlir::linalg::LinalgOp op) {
   return OpClass::Generic;
 }
 
+bool reusesOperands(const OpInfo &info) {
+  // MLIR's contraction and convolution matchers also accept a bias add and a
+  // squared-difference sum; counting the reuse itself does not.
+  int64_t elements = 0;
+  for (Value operand : info.op->getOperands())
+    if (auto shaped = dyn_cast<ShapedType>(operand.getType()))
+      if (shaped.hasStaticShape())
+        elements += shaped.getNumElements();
+  return info.iterationCount() >= 2 * elements;
+}
+
+bool usedOnlyByConsumers(const OpInfo &info) {
+  return llvm::all_of(info.op->getUsers(), [&](Operation *user) {
+    return isa<mlir::linalg::LinalgOp>(user);
+  });
+}
+
 static unsigned lineOf(Operation *op) {
   if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
     return loc.getLine();

@@ -294,6 +294,89 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   tryStep(state, index, {"vectorize", {}}, steps);
 }
 
+/// Whether the op streams its operands as an elementwise op or a row
+/// reduction does, rather than being a window or a named contraction with
+/// a schedule of its own.
+static bool streams(const OpState &op) {
+  if (reusesOperands(*op.info))
+    return false;
+  switch (op.opClass) {
+  case OpClass::Fill:
+  case OpClass::Elementwise:
+  case OpClass::Reduction:
+    return true;
+  case OpClass::Matmul: // a generic reduction of two operands that reads
+                        // each about once (a sum of squared deviations)
+    return op.kind == "linalg.generic";
+  default:
+    return false;
+  }
+}
+
+/// Bytes of the largest tensor the op reads or writes.
+static int64_t largestOperandBytes(const OpState &op) {
+  int64_t largest = 0;
+  for (mlir::Value value : op.info->op->getOperands())
+    if (auto shaped = mlir::dyn_cast<mlir::ShapedType>(value.getType()))
+      if (shaped.hasStaticShape())
+        largest = std::max<int64_t>(
+            largest,
+            shaped.getNumElements() *
+                std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8));
+  return largest;
+}
+
+/// A streaming op whose producers stream too, over tensors too big to stay
+/// in half the L2 cache from one op to the next, is tiled with one loop over
+/// blocks of 8 rows, and its producers are fused into that loop: each block
+/// computes the chain's slices back to back while they are in cache instead
+/// of writing and reading every intermediate tensor whole. The innermost
+/// loop stays whole when a fused producer reduces (a row's sum needs all of
+/// it), else it is cut so that one intermediate block takes half the L1
+/// cache. With threads, this loop is also the parallel one.
+static bool scheduleFusedChain(ScheduleState &state, unsigned index,
+                               const measure::CpuTarget &target,
+                               std::vector<TransformStep> &steps) {
+  const OpState &op = state.ops[index];
+  if (!op.history.empty() ||
+      (op.opClass != OpClass::Elementwise &&
+       op.opClass != OpClass::Reduction) ||
+      !streams(op))
+    return false;
+  std::vector<unsigned> producers = fusableProducers(state, index);
+  bool reduces = false, onlyFills = true;
+  int64_t largest = largestOperandBytes(op);
+  for (unsigned p : producers) {
+    const OpState &producer = state.ops[p];
+    if (!streams(producer))
+      return false;
+    reduces |= llvm::is_contained(producer.isReduction, true);
+    onlyFills &= producer.opClass == OpClass::Fill;
+    largest = std::max(largest, largestOperandBytes(producer));
+  }
+  long l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
+  if (onlyFills || largest <= l2 / 2)
+    return false;
+  unsigned n = op.numLoops();
+  std::vector<int64_t> sizes(n, 0);
+  for (unsigned l = 0; l < n; ++l) {
+    if (op.isReduction[l])
+      continue;
+    if (l + 1 == n) {
+      long l1 = target.l1dBytes > 0 ? target.l1dBytes : 32 * 1024;
+      int64_t rows = n >= 2 ? std::max<int64_t>(1, sizes[n - 2]) : 1;
+      int64_t chunk = vectorDivisor(
+          op.ranges[l],
+          std::max<int64_t>(1, l1 / 2 / (rows * elementBytes(op))),
+          lanesOf(op, target));
+      sizes[l] = reduces || chunk >= op.ranges[l] ? 0 : chunk;
+    } else {
+      sizes[l] = l + 2 == n ? divisorAtMost(op.ranges[l], 8) : 1;
+    }
+  }
+  return tryStep(state, index, {"fuse", sizes}, steps);
+}
+
 /// Everything else: tile the two innermost loops to a block of 8 rows of
 /// four vectors.
 static void scheduleGeneric(ScheduleState &state, unsigned index,
@@ -318,7 +401,8 @@ Schedule heuristicSchedule(const Program &program,
   for (unsigned index = program.ops.size(); index-- > 0;) {
     std::vector<TransformStep> steps;
     const OpState &op = state.ops[index];
-    if (options.threads > 1) {
+    bool fused = scheduleFusedChain(state, index, options.target, steps);
+    if (options.threads > 1 && !fused) {
       std::vector<unsigned> parallel = parallelLoops(op);
       for (unsigned l : parallel) {
         if (op.ranges[l] < 2 * options.threads)

@@ -131,6 +131,9 @@ std::vector<int64_t> tiledRanges(const OpState &op,
 void recordTiling(OpState &op, const std::vector<int64_t> &sizes);
 std::optional<std::string> checkTileSizes(const OpState &op,
                                           const std::vector<int64_t> &sizes);
+/// The producers `fuse` moves into op `index`'s loop, consumers first.
+std::vector<unsigned> fusableProducers(const ScheduleState &state,
+                                       unsigned index);
 
 } // namespace rlopt::linalg
 

@@ -1,10 +1,12 @@
 // fuse(s0, ..., sn-1): tile this consumer with scf.forall (like parallelize)
-// and fuse its untransformed producers into the loop, so each tile computes
-// just the producer slice it reads. The fused producers keep their own
-// schedule entries, which then apply to the fused copy.
+// and fuse its untransformed producers into the loop, and theirs in turn, so
+// each tile computes just the slices of the whole chain it reads and the
+// intermediate tensors never go through memory whole. The fused producers
+// keep their own schedule entries, which then apply to the fused copy.
 #include "rlopt/linalg/Transformation.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace rlopt::linalg {
 
@@ -13,15 +15,34 @@ checkParallelTiling(const OpState &op, const std::vector<int64_t> &sizes);
 std::string emitParallelTiling(ScheduleState &state, OpState &op,
                                const std::vector<int64_t> &sizes);
 
-static std::vector<unsigned> fusableProducers(const ScheduleState &state,
-                                              unsigned index) {
-  std::vector<unsigned> result;
-  for (unsigned p : state.ops[index].info->producers) {
+/// The producers fused into the op's loop, consumers before their producers
+/// (descending program order, as fuse_into_containing_op needs every use of
+/// a producer inside the loop before it moves the producer there). An
+/// untransformed producer joins when each of its uses is the op itself or a
+/// producer already joined: it moves into the loop whole rather than being
+/// cloned beside a copy left outside. A contraction or window joins only as
+/// the op's direct producer, and nothing is fused through it: its operands
+/// would be read again for every tile.
+std::vector<unsigned> fusableProducers(const ScheduleState &state,
+                                       unsigned index) {
+  std::vector<unsigned> group;
+  for (unsigned p = index; p-- > 0;) {
     const OpState &producer = state.ops[p];
-    if (producer.history.empty() && producer.fusedInto < 0)
-      result.push_back(p);
+    const OpInfo &info = *producer.info;
+    if (!producer.history.empty() || producer.fusedInto >= 0 ||
+        info.consumers.empty() || !usedOnlyByConsumers(info))
+      continue;
+    bool reuses = reusesOperands(info);
+    bool joins = llvm::all_of(info.consumers, [&](unsigned c) {
+      if (c == index)
+        return true;
+      return !reuses && llvm::is_contained(group, c) &&
+             !reusesOperands(*state.ops[c].info);
+    });
+    if (joins)
+      group.push_back(p);
   }
-  return result;
+  return group;
 }
 
 static std::optional<std::string> check(const ScheduleState &state,
@@ -31,15 +52,17 @@ static std::optional<std::string> check(const ScheduleState &state,
   if (!op.history.empty())
     return std::string("fuse must be the op's first transformation");
   if (fusableProducers(state, index).empty())
-    return std::string("the op has no untransformed Linalg producer to fuse");
+    return std::string("the op has no untransformed Linalg producer whose "
+                       "every use is in its loop");
   return checkParallelTiling(op, sizes);
 }
 
-/// The producer's loop ranges inside one consumer tile, when every loop maps
-/// to a plain consumer loop; empty when the slice shape is not static.
-static std::vector<int64_t> fusedRanges(const OpState &consumer,
-                                        const OpState &producer,
-                                        std::vector<bool> &partial) {
+/// The producer's loop ranges inside one tile of `consumer`, when every loop
+/// maps to a plain consumer loop; empty when the slice shape is not static
+/// or the consumer does not read the producer.
+static std::vector<int64_t> rangesInConsumer(const OpState &consumer,
+                                             const OpState &producer,
+                                             std::vector<bool> &partial) {
   auto consumerOp = mlir::cast<mlir::linalg::LinalgOp>(consumer.info->op);
   auto producerOp = mlir::cast<mlir::linalg::LinalgOp>(producer.info->op);
   mlir::OpOperand *use = nullptr;
@@ -48,6 +71,7 @@ static std::vector<int64_t> fusedRanges(const OpState &consumer,
       use = &operand;
   if (!use || producerOp->getNumResults() != 1)
     return {};
+  partial.clear();
   mlir::AffineMap consumerMap = consumerOp.getMatchingIndexingMap(use);
   mlir::AffineMap producerMap = producerOp.getIndexingMapMatchingResult(
       mlir::cast<mlir::OpResult>(use->get()));
@@ -67,6 +91,29 @@ static std::vector<int64_t> fusedRanges(const OpState &consumer,
   return ranges;
 }
 
+/// The producer's loop ranges inside one tile of the loop: the slice every
+/// consumer fused so far (or the loop's op) reads, when they all agree.
+static std::vector<int64_t> fusedRanges(const ScheduleState &state,
+                                        unsigned loopOp, unsigned producer,
+                                        std::vector<bool> &partial) {
+  std::vector<int64_t> ranges;
+  for (unsigned c : state.ops[producer].info->consumers) {
+    const OpState &consumer = state.ops[c];
+    if (c != loopOp && consumer.fusedInto != static_cast<int>(loopOp))
+      continue;
+    if (consumer.fusedOpaque)
+      return {};
+    std::vector<bool> consumerPartial;
+    std::vector<int64_t> slice =
+        rangesInConsumer(consumer, state.ops[producer], consumerPartial);
+    if (slice.empty() || (!ranges.empty() && slice != ranges))
+      return {};
+    ranges = slice;
+    partial = consumerPartial;
+  }
+  return ranges;
+}
+
 static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &sizes) {
   std::vector<unsigned> producers = fusableProducers(state, index);
@@ -82,8 +129,7 @@ static void emit(ScheduleState &state, unsigned index,
                       ScriptWriter::anyOps(2));
     forall = loop;
     std::vector<bool> partial;
-    std::vector<int64_t> ranges =
-        fusedRanges(state.ops[index], producer, partial);
+    std::vector<int64_t> ranges = fusedRanges(state, index, p, partial);
     producer.handle = fused;
     producer.fusedInto = index;
     producer.parallelized = true;

@@ -41,7 +41,7 @@ static std::optional<std::string> check(const ScheduleState &state,
   const OpState &op = state.ops[index];
   if (std::count(op.isReduction.begin(), op.isReduction.end(), true) != 1)
     return std::string("the op needs exactly one reduction loop");
-  if (op.img2col || op.fusedInto >= 0)
+  if (op.img2col || op.fusedOpaque)
     return std::string("the op's body is no longer its own");
   // MLIR's split reads every map as a projected permutation.
   if (!mlir::cast<mlir::linalg::LinalgOp>(op.info->op)
