@@ -68,6 +68,10 @@ TEST(Fuse, FusedChainsMeasureCorrect) {
                            "op6: fuse(1,4,0) tile(1,4,64) vectorize; "
                            "op4: split_reduction(0,0,32) tile(1,4,1,0) "
                            "vectorize; op1: split_reduction(0,0,16) vectorize"},
+           // The exponentials, fused for two uses, merged by CSE.
+           FixtureSchedule{"softmax", "op5: fuse(8,0) vectorize; op4: "
+                                      "split_reduction(0,16) vectorize; op2: "
+                                      "tile(8,16) vectorize"},
            FixtureSchedule{"chain", "op3: fuse(16,32) vectorize; op2: "
                                     "vectorize; op1: tile(8,32,1) vectorize"},
        }) {

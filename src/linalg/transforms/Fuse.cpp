@@ -6,6 +6,7 @@
 #include "rlopt/linalg/Transformation.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace rlopt::linalg {
@@ -114,6 +115,28 @@ static std::vector<int64_t> fusedRanges(const ScheduleState &state,
   return ranges;
 }
 
+/// Whether two of the producers are the same op on the same operands (two
+/// fills of zeros into one empty tensor): CSE in the loop would make them
+/// one, and tiling it through one handle would invalidate the other's.
+static bool twoAreTheSame(const ScheduleState &state,
+                          const std::vector<unsigned> &producers) {
+  for (size_t i = 0; i < producers.size(); ++i)
+    for (size_t j = i + 1; j < producers.size(); ++j) {
+      // Values of the two bodies that correspond, as CSE matches them.
+      llvm::DenseMap<mlir::Value, mlir::Value> matched;
+      auto check = [&](mlir::Value a, mlir::Value b) {
+        return mlir::success(a == b || matched.lookup(a) == b);
+      };
+      auto mark = [&](mlir::Value a, mlir::Value b) { matched[a] = b; };
+      if (mlir::OperationEquivalence::isEquivalentTo(
+              state.ops[producers[i]].info->op,
+              state.ops[producers[j]].info->op, check, mark,
+              mlir::OperationEquivalence::IgnoreLocations))
+        return true;
+    }
+  return false;
+}
+
 static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &sizes) {
   std::vector<unsigned> producers = fusableProducers(state, index);
@@ -139,6 +162,20 @@ static void emit(ScheduleState &state, unsigned index,
       producer.ranges = ranges;
       producer.partial = partial;
     }
+  }
+  if (producers.empty() || twoAreTheSame(state, producers))
+    return;
+  // A producer read by two ops in the loop (softmax's exponentials, by the
+  // sum and the division) is fused once per use; CSE keeps one copy, and
+  // each handle then names its op once.
+  state.script.line("transform.apply_cse to " + forall +
+                    " : !transform.any_op");
+  for (unsigned p : producers) {
+    OpState &producer = state.ops[p];
+    std::string unique = state.script.fresh(producer.info->id + "_fused");
+    state.script.line(unique + " = transform.merge_handles deduplicate " +
+                      producer.handle + " : !transform.any_op");
+    producer.handle = unique;
   }
 }
 
