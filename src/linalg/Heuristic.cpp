@@ -332,7 +332,7 @@ static int64_t largestOperandBytes(const OpState &op) {
 /// computes the chain's slices back to back while they are in cache instead
 /// of writing and reading every intermediate tensor whole. The innermost
 /// loop stays whole when a fused producer reduces (a row's sum needs all of
-/// it), else it is cut so that one intermediate block takes half the L1
+/// it), else it is cut in whole vectors; a block takes at most half the L1
 /// cache. With threads, this loop is also the parallel one.
 static bool scheduleFusedChain(ScheduleState &state, unsigned index,
                                const measure::CpuTarget &target,
@@ -358,38 +358,55 @@ static bool scheduleFusedChain(ScheduleState &state, unsigned index,
   if (onlyFills || largest <= l2 / 2)
     return false;
   unsigned n = op.numLoops();
+  if (n == 0)
+    return false;
   std::vector<int64_t> sizes(n, 0);
-  for (unsigned l = 0; l < n; ++l) {
-    if (op.isReduction[l])
-      continue;
-    if (l + 1 == n) {
-      long l1 = target.l1dBytes > 0 ? target.l1dBytes : 32 * 1024;
-      int64_t rows = n >= 2 ? std::max<int64_t>(1, sizes[n - 2]) : 1;
-      int64_t chunk = vectorDivisor(
-          op.ranges[l],
-          std::max<int64_t>(1, l1 / 2 / (rows * elementBytes(op))),
-          lanesOf(op, target));
-      sizes[l] = reduces || chunk >= op.ranges[l] ? 0 : chunk;
-    } else {
-      sizes[l] = l + 2 == n ? divisorAtMost(op.ranges[l], 8) : 1;
+  for (unsigned l = 0; l + 2 < n; ++l)
+    sizes[l] = op.isReduction[l] ? 0 : 1;
+  // The innermost loop in whole vectors, 8 rows of them in half the L1;
+  // whole when the chain reduces along it or no vector divides it.
+  long l1 = target.l1dBytes > 0 ? target.l1dBytes : 32 * 1024;
+  int64_t bytes = elementBytes(op), lanes = lanesOf(op, target);
+  int64_t row = op.ranges[n - 1];
+  if (!reduces && !op.isReduction[n - 1]) {
+    int64_t chunk =
+        vectorDivisor(row, std::max<int64_t>(1, l1 / 2 / (8 * bytes)), lanes);
+    if (chunk >= lanes && chunk < row) {
+      sizes[n - 1] = chunk;
+      row = chunk;
     }
   }
+  // As many rows, up to 8, as fit in half the L1.
+  if (n >= 2 && !op.isReduction[n - 2])
+    sizes[n - 2] = divisorAtMost(
+        op.ranges[n - 2], std::clamp<int64_t>(l1 / 2 / (row * bytes), 1, 8));
   return tryStep(state, index, {"fuse", sizes}, steps);
 }
 
 /// Everything else: tile the two innermost loops to a block of 8 rows of
-/// four vectors.
+/// four vectors. A row that not even one vector divides (a prime number of
+/// channels, a vocabulary) would get vectors one element wide, gathered
+/// across rows: it is vectorized whole instead, in fewer rows, when it fits
+/// the block, and else in masked tiles of four vectors, one row at a time
+/// (peeling such rows measured up to 15x slower on 4-D ops).
 static void scheduleGeneric(ScheduleState &state, unsigned index,
                             const measure::CpuTarget &target,
                             std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
   std::vector<int64_t> sizes(op.numLoops(), 1);
   unsigned n = op.numLoops();
+  int64_t lanes = lanesOf(op, target);
   if (n >= 1)
-    sizes[n - 1] = vectorDivisor(op.ranges[n - 1], 4 * lanesOf(op, target),
-                                 lanesOf(op, target));
+    sizes[n - 1] = vectorDivisor(op.ranges[n - 1], 4 * lanes, lanes);
   if (n >= 2)
     sizes[n - 2] = divisorAtMost(op.ranges[n - 2], 8);
+  int64_t row = n >= 1 ? op.ranges[n - 1] : 0, block = 8 * 4 * lanes;
+  if (n >= 1 && sizes[n - 1] < lanes && row > lanes) {
+    sizes[n - 1] = row <= block ? row : 4 * lanes;
+    if (n >= 2)
+      sizes[n - 2] =
+          row <= block ? divisorAtMost(op.ranges[n - 2], block / row) : 1;
+  }
   tryStep(state, index, {"tile", sizes}, steps);
   tryStep(state, index, {"vectorize", {}}, steps);
 }

@@ -84,7 +84,7 @@ TEST(Fuse, FusedChainsMeasureCorrect) {
 /// tensors are small.
 measure::CpuTarget smallCaches(long l2Bytes) {
   measure::CpuTarget target = cpu(16, 32);
-  target.l1dBytes = 8 << 10;
+  target.l1dBytes = 32 << 10;
   target.l2Bytes = l2Bytes;
   return target;
 }
