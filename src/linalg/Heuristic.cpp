@@ -384,11 +384,12 @@ static bool scheduleFusedChain(ScheduleState &state, unsigned index,
 }
 
 /// Everything else: tile the two innermost loops to a block of 8 rows of
-/// four vectors. A row that not even one vector divides (a prime number of
-/// channels, a vocabulary) would get vectors one element wide, gathered
-/// across rows: it is vectorized whole instead, in fewer rows, when it fits
-/// the block, and else in masked tiles of four vectors, one row at a time
-/// (peeling such rows measured up to 15x slower on 4-D ops).
+/// four vectors. A row that only 1 or 2 divides (a prime number of channels,
+/// a vocabulary) would get vectors of 1 or 2 elements, gathered across
+/// rows: it is vectorized whole instead, in fewer rows, when it fits the
+/// block, and else in masked tiles of four vectors, one row at a time
+/// (peeling such rows measured up to 15x slower on 4-D ops). Narrower
+/// vectors of 4 or 8 elements measured faster than whole rows.
 static void scheduleGeneric(ScheduleState &state, unsigned index,
                             const measure::CpuTarget &target,
                             std::vector<TransformStep> &steps) {
@@ -401,7 +402,7 @@ static void scheduleGeneric(ScheduleState &state, unsigned index,
   if (n >= 2)
     sizes[n - 2] = divisorAtMost(op.ranges[n - 2], 8);
   int64_t row = n >= 1 ? op.ranges[n - 1] : 0, block = 8 * 4 * lanes;
-  if (n >= 1 && sizes[n - 1] < lanes && row > lanes) {
+  if (n >= 1 && sizes[n - 1] < 4 && row > lanes) {
     sizes[n - 1] = row <= block ? row : 4 * lanes;
     if (n >= 2)
       sizes[n - 2] =
