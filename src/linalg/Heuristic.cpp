@@ -383,13 +383,34 @@ static bool scheduleFusedChain(ScheduleState &state, unsigned index,
   return tryStep(state, index, {"fuse", sizes}, steps);
 }
 
+/// Whether an input holds one value per row of the two innermost loops (a
+/// softmax's row sums, a layernorm's means): it follows the rows but not the
+/// columns, so a block of several rows spreads it across each vector with a
+/// broadcast and a transpose.
+static bool readsPerRow(const OpState &op) {
+  unsigned n = op.numLoops();
+  if (n < 2)
+    return false;
+  for (const AccessMatrix &load : op.info->loads) {
+    bool rows = false, columns = false;
+    for (const std::vector<int64_t> &dim : load) {
+      rows |= dim[n - 2] != 0;
+      columns |= dim[n - 1] != 0;
+    }
+    if (rows && !columns)
+      return true;
+  }
+  return false;
+}
+
 /// Everything else: tile the two innermost loops to a block of 8 rows of
-/// four vectors. A row that only 1 or 2 divides (a prime number of channels,
-/// a vocabulary) would get vectors of 1 or 2 elements, gathered across
-/// rows: it is vectorized whole instead, in fewer rows, when it fits the
-/// block, and else in masked tiles of four vectors, one row at a time
-/// (peeling such rows measured up to 15x slower on 4-D ops). Narrower
-/// vectors of 4 or 8 elements measured faster than whole rows.
+/// four vectors, or one row when an input holds a value per row. A row that
+/// only 1 or 2 divides (a prime number of channels, a vocabulary) would get
+/// vectors of 1 or 2 elements, gathered across rows: it is vectorized whole
+/// instead, in fewer rows, when it fits the block, and else in masked tiles of
+/// four vectors, one row at a time (peeling such rows measured up to 15x slower
+/// on 4-D ops). Narrower vectors of 4 or 8 elements measured faster than whole
+/// rows.
 static void scheduleGeneric(ScheduleState &state, unsigned index,
                             const measure::CpuTarget &target,
                             std::vector<TransformStep> &steps) {
@@ -400,7 +421,7 @@ static void scheduleGeneric(ScheduleState &state, unsigned index,
   if (n >= 1)
     sizes[n - 1] = vectorDivisor(op.ranges[n - 1], 4 * lanes, lanes);
   if (n >= 2)
-    sizes[n - 2] = divisorAtMost(op.ranges[n - 2], 8);
+    sizes[n - 2] = readsPerRow(op) ? 1 : divisorAtMost(op.ranges[n - 2], 8);
   int64_t row = n >= 1 ? op.ranges[n - 1] : 0, block = 8 * 4 * lanes;
   if (n >= 1 && sizes[n - 1] < 4 && row > lanes) {
     sizes[n - 1] = row <= block ? row : 4 * lanes;
