@@ -441,6 +441,11 @@ Schedule heuristicSchedule(const Program &program,
     std::vector<TransformStep> steps;
     const OpState &op = state.ops[index];
     bool fused = scheduleFusedChain(state, index, options.target, steps);
+    // An elementwise op over same-shaped operands streams its elements in
+    // one loop, vectors running across row ends.
+    if (!fused && op.opClass == OpClass::Elementwise &&
+        llvm::is_contained(options.extraTransformations, "flatten"))
+      tryStep(state, index, {"flatten", {}}, steps);
     if (options.threads > 1 && !fused) {
       std::vector<unsigned> parallel = parallelLoops(op);
       for (unsigned l : parallel) {

@@ -15,6 +15,7 @@ Transformation stopTransformation();
 Transformation splitReductionTransformation();
 Transformation peelTransformation();
 Transformation packTransformation();
+Transformation flattenTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
@@ -29,6 +30,7 @@ const std::vector<Transformation> &transformations() {
       splitReductionTransformation(),
       peelTransformation(),
       packTransformation(),
+      flattenTransformation(),
   };
   return all;
 }
