@@ -148,21 +148,26 @@ static OpClass classify(mlir::linalg::LinalgOp op) {
   return OpClass::Generic;
 }
 
-bool reusesOperands(const OpInfo &info) {
-  // MLIR's contraction and convolution matchers also accept a bias add and a
-  // squared-difference sum; counting the reuse itself does not.
+/// Counts the op's static tensor operands: their elements, and the bytes of
+/// the largest. MLIR's contraction and convolution matchers also accept a
+/// bias add and a squared-difference sum; counting the reuse itself does not.
+static void countOperands(OpInfo &info) {
   int64_t elements = 0;
-  for (Value operand : info.op->getOperands())
-    if (auto shaped = dyn_cast<ShapedType>(operand.getType()))
-      if (shaped.hasStaticShape())
-        elements += shaped.getNumElements();
-  return info.iterationCount() >= 2 * elements;
-}
-
-bool usedOnlyByConsumers(const OpInfo &info) {
-  return llvm::all_of(info.op->getUsers(), [&](Operation *user) {
-    return isa<mlir::linalg::LinalgOp>(user);
-  });
+  for (Value operand : info.op->getOperands()) {
+    auto shaped = dyn_cast<ShapedType>(operand.getType());
+    if (!shaped || !shaped.hasStaticShape())
+      continue;
+    elements += shaped.getNumElements();
+    info.largestOperandBytes = std::max<int64_t>(
+        info.largestOperandBytes,
+        shaped.getNumElements() *
+            std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8));
+  }
+  info.reusesOperands = info.iterationCount() >= 2 * elements;
+  info.usedOnlyByConsumers =
+      llvm::all_of(info.op->getUsers(), [](Operation *user) {
+        return isa<mlir::linalg::LinalgOp>(user);
+      });
 }
 
 static unsigned lineOf(Operation *op) {
@@ -201,6 +206,7 @@ std::vector<OpInfo> analyzeOps(ModuleOp module) {
       info.stores.push_back(matrix);
     }
     info.arith = countArith(ops[i]);
+    countOperands(info);
     for (Value operand : ops[i]->getOperands()) {
       Operation *def = operand.getDefiningOp();
       auto it = def ? indexOf.find(def) : indexOf.end();

@@ -298,7 +298,7 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
 /// reduction does, rather than being a window or a named contraction with
 /// a schedule of its own.
 static bool streams(const OpState &op) {
-  if (reusesOperands(*op.info))
+  if (op.info->reusesOperands)
     return false;
   switch (op.opClass) {
   case OpClass::Fill:
@@ -311,19 +311,6 @@ static bool streams(const OpState &op) {
   default:
     return false;
   }
-}
-
-/// Bytes of the largest tensor the op reads or writes.
-static int64_t largestOperandBytes(const OpState &op) {
-  int64_t largest = 0;
-  for (mlir::Value value : op.info->op->getOperands())
-    if (auto shaped = mlir::dyn_cast<mlir::ShapedType>(value.getType()))
-      if (shaped.hasStaticShape())
-        largest = std::max<int64_t>(
-            largest,
-            shaped.getNumElements() *
-                std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8));
-  return largest;
 }
 
 /// A streaming op whose producers stream too, over tensors too big to stay
@@ -345,14 +332,14 @@ static bool scheduleFusedChain(ScheduleState &state, unsigned index,
     return false;
   std::vector<unsigned> producers = fusableProducers(state, index);
   bool reduces = false, onlyFills = true;
-  int64_t largest = largestOperandBytes(op);
+  int64_t largest = op.info->largestOperandBytes;
   for (unsigned p : producers) {
     const OpState &producer = state.ops[p];
     if (!streams(producer))
       return false;
     reduces |= llvm::is_contained(producer.isReduction, true);
     onlyFills &= producer.opClass == OpClass::Fill;
-    largest = std::max(largest, largestOperandBytes(producer));
+    largest = std::max(largest, producer.info->largestOperandBytes);
   }
   long l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
   if (onlyFills || largest <= l2 / 2)

@@ -49,6 +49,15 @@ struct OpInfo {
   std::vector<AccessMatrix> loads, stores;
   ArithCounts arith;
   std::vector<unsigned> producers, consumers;
+  /// Every use of the op's results is one of its Linalg consumers (none is
+  /// returned or read by another kind of op).
+  bool usedOnlyByConsumers = false;
+  /// The op reuses its operands across its loops, as a contraction or a
+  /// convolution does, rather than streaming them about once: it runs at
+  /// least two iterations per element of its operands. Tiled inside another
+  /// op's loop, it would read them again for every tile.
+  bool reusesOperands = false;
+  int64_t largestOperandBytes = 0; ///< of the tensors it reads or writes
   unsigned line = 0;
   mlir::Operation *op = nullptr;
 
@@ -61,16 +70,6 @@ struct OpInfo {
 std::vector<mlir::Operation *> collectLinalgOps(mlir::ModuleOp module);
 
 std::vector<OpInfo> analyzeOps(mlir::ModuleOp module);
-
-/// Whether the op reuses its operands across its loops, as a contraction or
-/// a convolution does, rather than streaming them about once: it runs at
-/// least two iterations per element of its operands. Tiled inside another
-/// op's loop, such an op would read them again for every tile.
-bool reusesOperands(const OpInfo &info);
-
-/// Whether every use of the op's results is one of its Linalg consumers
-/// (none is returned or read by another kind of op).
-bool usedOnlyByConsumers(const OpInfo &info);
 
 nlohmann::json toJson(const OpInfo &info);
 std::string describe(const OpInfo &info);

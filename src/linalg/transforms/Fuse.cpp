@@ -31,14 +31,13 @@ std::vector<unsigned> fusableProducers(const ScheduleState &state,
     const OpState &producer = state.ops[p];
     const OpInfo &info = *producer.info;
     if (!producer.history.empty() || producer.fusedInto >= 0 ||
-        info.consumers.empty() || !usedOnlyByConsumers(info))
+        info.consumers.empty() || !info.usedOnlyByConsumers)
       continue;
-    bool reuses = reusesOperands(info);
     bool joins = llvm::all_of(info.consumers, [&](unsigned c) {
       if (c == index)
         return true;
-      return !reuses && llvm::is_contained(group, c) &&
-             !reusesOperands(*state.ops[c].info);
+      return !info.reusesOperands && llvm::is_contained(group, c) &&
+             !state.ops[c].info->reusesOperands;
     });
     if (joins)
       group.push_back(p);
@@ -72,7 +71,6 @@ static std::vector<int64_t> rangesInConsumer(const OpState &consumer,
       use = &operand;
   if (!use || producerOp->getNumResults() != 1)
     return {};
-  partial.clear();
   mlir::AffineMap consumerMap = consumerOp.getMatchingIndexingMap(use);
   mlir::AffineMap producerMap = producerOp.getIndexingMapMatchingResult(
       mlir::cast<mlir::OpResult>(use->get()));
