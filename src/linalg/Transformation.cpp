@@ -92,6 +92,7 @@ ScheduleState::ScheduleState(const std::vector<OpInfo> &infos,
     op.ranges = info.loopRanges;
     op.isReduction = info.isReduction;
     op.partial.assign(info.loopRanges.size(), false);
+    op.rests.assign(info.loopRanges.size(), 0);
     ops.push_back(std::move(op));
   }
 }
@@ -116,6 +117,12 @@ void recordTiling(OpState &op, const std::vector<int64_t> &sizes) {
     if (op.ranges[i] % sizes[i] != 0)
       op.partial[i] = true;
     op.ranges[i] = sizes[i];
+    // A remainder no larger than the tile is one tile of its own size.
+    if (op.rests[i] > sizes[i]) {
+      if (op.rests[i] % sizes[i] != 0)
+        op.partial[i] = true;
+      op.rests[i] = sizes[i];
+    }
   }
 }
 

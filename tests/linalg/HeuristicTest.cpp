@@ -27,13 +27,15 @@ measure::CpuTarget avx2() { return cpu(8, 16, 32 << 10, 256 << 10); }
 /// The heuristic's steps for op `opId` of `fixture` on `target`.
 std::vector<TransformStep> stepsFor(const std::string &fixture,
                                     const std::string &opId,
-                                    const measure::CpuTarget &target) {
+                                    const measure::CpuTarget &target,
+                                    int threads = 1) {
   auto program = loadFixture(fixture);
   EXPECT_TRUE(program.ok()) << program.error().message;
   if (!program.ok())
     return {};
   HeuristicOptions options;
   options.target = target;
+  options.threads = threads;
   // The base rules; the opt-in ones are tested with their transformations.
   options.extraTransformations = {};
   Schedule schedule = heuristicSchedule(*program, options);
@@ -121,6 +123,19 @@ TEST(Heuristic, DepthwiseConvolutionKeepsItsWindowRowWhole) {
   auto narrow = stepsFor("depthwise_conv", "op1", sse);
   ASSERT_FALSE(narrow.empty());
   EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 4, 1, 0}));
+}
+
+TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {
+  // img2col applies only to an untransformed op: with threads it still comes
+  // first, and the threads split the filters of the matmul it leaves.
+  auto steps = stepsFor("conv_nchw", "op1", avx512(), 2);
+  std::vector<std::string> names;
+  for (const TransformStep &step : steps)
+    names.push_back(step.name);
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(names[0], "img2col");
+  EXPECT_EQ(names[1], "parallelize");
+  EXPECT_EQ(names.back(), "vectorize");
 }
 
 TEST(Heuristic, SizesForTheHostsVectorUnitByDefault) {

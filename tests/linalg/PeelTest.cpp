@@ -63,8 +63,8 @@ TEST(Peel, RefusesWhatItCannotPeel) {
               "peel before tiling with sizes that do not divide");
   refusedWith("add", "op0: peel(0,32) parallelize(8,0)",
               "after peel only tile, interchange, vectorize and stop apply");
-  refusedWith("conv_nhwc", "op1: peel(0,0,0,5,0,0,0)",
-              "window loops do not split");
+  refusedWith("conv_nhwc", "op1: peel(0,5,0,0,0,0,0)",
+              "loop 1 slides over a window and does not split");
   refusedWith("reduce", "op1: peel(0,48) vectorize",
               "cannot mask linalg.reduce");
 }
@@ -92,6 +92,16 @@ INSTANTIATE_TEST_SUITE_P(
         // After img2col: the 49 output pixels as 32 and a remainder of 17.
         std::make_pair("conv_nchw_7x7",
                        "op1: img2col peel(0,0,32,0) tile(1,8,32,1) "
+                       "vectorize"),
+        // Window ops: channels and filters split, the remainder's tile made
+        // static before the unmasked convolution vectorizer.
+        std::make_pair("pool_nhwc_odd",
+                       "op1: peel(0,0,0,32,0,0) tile(1,1,4,32,1,1) vectorize"),
+        std::make_pair("pool_nhwc_odd",
+                       "op1: parallelize(0,2,0,0,0,0) peel(0,0,0,8,0,0) "
+                       "tile(1,1,2,8,1,1) vectorize"),
+        std::make_pair("conv_nhwc_odd",
+                       "op1: peel(0,0,0,16,0,0,0) tile(1,1,6,16,1,1,5) "
                        "vectorize")));
 
 TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
@@ -116,6 +126,23 @@ TEST(Peel, HeuristicPeelsAConvolutionsPixelsAfterImg2col) {
   EXPECT_EQ(steps[1].name, "peel");
   EXPECT_EQ(steps[1].params, (std::vector<int64_t>{0, 0, 32, 0}));
   EXPECT_EQ(steps.back().name, "vectorize");
+}
+
+TEST(Peel, HeuristicPeelsChannelsNoVectorDivides) {
+  // 37 channels with 16 lanes: a main part of 32 (two vectors, whose rest
+  // of 5 is all that is left under one vector), instead of 1-wide vectors.
+  auto steps = heuristicSteps({"peel"}, "pool_nhwc_odd");
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "peel");
+  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{0, 0, 0, 32, 0, 0}));
+  EXPECT_EQ(steps[1].params, (std::vector<int64_t>{1, 1, 4, 32, 1, 1}));
+  auto plain = heuristicSteps({}, "pool_nhwc_odd");
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_EQ(plain[0].params, (std::vector<int64_t>{1, 1, 4, 1, 1, 1}));
+  // 24 filters: one whole vector and a rest of 8.
+  auto conv = heuristicSteps({"peel"}, "conv_nhwc_odd");
+  ASSERT_EQ(conv.size(), 3u);
+  EXPECT_EQ(conv[0].params, (std::vector<int64_t>{0, 0, 0, 16, 0, 0, 0}));
 }
 
 TEST(Peel, InTheEnvironmentASizeThatPeelsNothingIsANoOp) {

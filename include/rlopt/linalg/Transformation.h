@@ -31,6 +31,8 @@ struct OpState {
   std::vector<int64_t> ranges; ///< current (upper-bound) loop ranges
   std::vector<bool> isReduction;
   std::vector<bool> partial; ///< a tile size did not divide this loop
+  /// After peel: each loop's remainder range (0 where nothing was peeled).
+  std::vector<int64_t> rests;
   std::vector<TransformStep> history;
   bool generalized = false;
   bool parallelized = false;

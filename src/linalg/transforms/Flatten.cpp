@@ -35,6 +35,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.ranges = {op.iterationCount()};
   op.isReduction = {false};
   op.partial = {false};
+  op.rests = {0};
   op.kind = "linalg.generic";
   op.generalized = true;
 }

@@ -39,6 +39,7 @@ static void emit(ScheduleState &state, unsigned index,
     op.ranges = {r[0], r[1], r[2] * r[3], r[4] * r[5] * r[6]};
   op.isReduction = {false, false, false, true};
   op.partial.assign(4, false);
+  op.rests.assign(4, 0);
   op.handle = matmul;
   op.kind = "linalg.generic";
   op.opClass = OpClass::Matmul;

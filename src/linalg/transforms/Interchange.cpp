@@ -60,6 +60,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.ranges = permute(op.ranges, perm);
   op.isReduction = permute(op.isReduction, perm);
   op.partial = permute(op.partial, perm);
+  op.rests = permute(op.rests, perm);
 }
 
 Transformation interchangeTransformation() {

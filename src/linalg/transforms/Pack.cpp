@@ -296,6 +296,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.ranges = ranges;
   op.isReduction = reduction;
   op.partial.assign(ranges.size(), false);
+  op.rests.assign(ranges.size(), 0);
 }
 
 /// A head's size means the largest divisor of the loop up to it.

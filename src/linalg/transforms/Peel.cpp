@@ -3,10 +3,27 @@
 // and a small remainder. Both parts take the op's later steps; tiles of the
 // main part are then full and vectorize without masks, and only the
 // remainder is masked. What a size without a good divisor needs (a row of
-// 1000 tiled by 32 runs 992 columns unmasked).
+// 1000 tiled by 32 runs 992 columns unmasked). A convolution or pooling
+// splits along its channels and filters, not along a loop that slides over
+// its window; vectorize then makes its rest static instead of masking it.
 #include "rlopt/linalg/Transformation.h"
 
 namespace rlopt::linalg {
+
+/// Whether loop `loop` indexes an input together with another loop (a
+/// convolution's output row and window row): splitting it would cut the
+/// window's slices of the input, which the split does not do.
+static bool slidesOverAWindow(const OpState &op, unsigned loop) {
+  for (const AccessMatrix &load : op.info->loads)
+    for (const std::vector<int64_t> &dim : load) {
+      if (dim[loop] == 0)
+        continue;
+      for (unsigned other = 0; other < op.info->numLoops(); ++other)
+        if (other != loop && dim[other] != 0)
+          return true;
+    }
+  return false;
+}
 
 static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
@@ -16,12 +33,15 @@ static std::optional<std::string> check(const ScheduleState &state,
     return std::string("peel the op before fusion");
   if (op.hasPartialTiles())
     return std::string("peel before tiling with sizes that do not divide");
-  if (op.opClass == OpClass::Conv2d || op.opClass == OpClass::Pooling)
-    return std::string("a convolution's window loops do not split");
+  bool windowed =
+      op.opClass == OpClass::Conv2d || op.opClass == OpClass::Pooling;
   bool any = false;
   for (size_t l = 0; l < sizes.size(); ++l) {
     if (sizes[l] == 0)
       continue;
+    if (windowed && slidesOverAWindow(op, l))
+      return "loop " + std::to_string(l) +
+             " slides over a window and does not split";
     if (sizes[l] < 0 || sizes[l] >= op.ranges[l])
       return "the size for loop " + std::to_string(l) + " must lie in 1.." +
              std::to_string(op.ranges[l] - 1);
@@ -51,6 +71,7 @@ static void emit(ScheduleState &state, unsigned index,
                       upper + " : !transform.any_op");
     op.handle = both;
     // The ranges are the main part's; the remainder is smaller.
+    op.rests[l] = op.ranges[l] - main;
     op.ranges[l] = main;
   }
   op.peeled = true;

@@ -141,6 +141,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.ranges.insert(op.ranges.begin() + reduction + 1, factor);
   op.isReduction.insert(op.isReduction.begin() + reduction + 1, false);
   op.partial.insert(op.partial.begin() + reduction + 1, false);
+  op.rests.insert(op.rests.begin() + reduction + 1, 0);
 }
 
 /// A head's size on the reduction loop means the largest factor from 2 to

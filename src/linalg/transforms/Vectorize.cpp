@@ -76,6 +76,20 @@ static std::optional<std::string> check(const ScheduleState &state,
 static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &) {
   OpState &op = state.ops[index];
+  // A peeled window op's remainder tile is one iteration of a loop whose
+  // size MLIR leaves dynamic; the convolution vectorizer cannot mask it, so
+  // loops are canonicalized first and the remainder becomes static.
+  bool staticRest = needsDecomposition(op) && op.peeled;
+  if (staticRest) {
+    std::string function = state.script.fresh(op.info->id + "_func");
+    state.script.line(function + " = transform.get_parent_op " + op.handle +
+                      " {isolated_from_above, deduplicate} : "
+                      "(!transform.any_op) -> !transform.any_op");
+    state.script.line(
+        "transform.apply_patterns to " + function +
+        " { transform.apply_patterns.scf.for_loop_canonicalization "
+        "transform.apply_patterns.canonicalization } : !transform.any_op");
+  }
   if (needsDecomposition(op)) {
     std::string decomposed = state.script.fresh(op.info->id + "_1d");
     state.script.line(decomposed + " = transform.structured.decompose " +
@@ -86,7 +100,7 @@ static void emit(ScheduleState &state, unsigned index,
   // A peeled op's remainder is smaller than its main part: both vectorize
   // at the main part's sizes, and only the remainder needs masks.
   std::string sizes;
-  if (op.hasPartialTiles() || op.peeled)
+  if (op.hasPartialTiles() || (op.peeled && !staticRest))
     sizes = " vector_sizes " + ScriptWriter::intList(op.ranges);
   // A split reduction tiled to one step of its outer loop reduces over a
   // unit dimension: canonicalizing it away at once, in the loop around it
