@@ -214,13 +214,13 @@ Result<nlohmann::json> validateEpisode(EnvKind kind, Env &env) {
   case EnvKind::Llvm: {
     auto &passesEnv = static_cast<passes::PassesEnv &>(env);
     if (passesEnv.benchmarkUri().empty())
-      return makeError("validate: no episode; call reset");
+      return makeError(std::string("validate: ") + Env::kNoEpisode);
     return passesEnv.validate().toJson();
   }
   case EnvKind::Graph: {
     auto &graphEnv = static_cast<graph::GraphEnv &>(env);
     if (graphEnv.benchmarkUri().empty())
-      return makeError("validate: no episode; call reset");
+      return makeError(std::string("validate: ") + Env::kNoEpisode);
     auto path = graphEnv.resolve(graphEnv.benchmarkUri());
     if (!path)
       return path.error();
@@ -233,7 +233,7 @@ Result<nlohmann::json> validateEpisode(EnvKind kind, Env &env) {
     auto &linalgEnv = static_cast<linalg::LinalgEnv &>(env);
     const linalg::Program *program = linalgEnv.program();
     if (!program)
-      return makeError("validate: no episode; call reset");
+      return makeError(std::string("validate: ") + Env::kNoEpisode);
     auto cache = measure::Cache::openOrDefault(linalgEnv.config().cachePath);
     auto measured = linalg::measureSchedule(*program, linalgEnv.schedule(),
                                             linalgEnv.config().measure,

@@ -7,11 +7,10 @@
 namespace rlopt::eval {
 
 Result<std::unique_ptr<agent::discrete::DiscretePolicy>>
-loadPolicyAgent(const std::string &agent, const Spaces &spaces) {
-  std::string path = policyPathOf(agent);
-  if (path.empty())
+loadPolicyAgent(const AgentSpec &agent, const Spaces &spaces) {
+  if (agent.kind != AgentSpec::Kind::Policy)
     return std::unique_ptr<agent::discrete::DiscretePolicy>();
-  auto loaded = agent::discrete::DiscretePolicy::load(path, spaces);
+  auto loaded = agent::discrete::DiscretePolicy::load(agent.policyPath, spaces);
   if (!loaded)
     return loaded.error();
   return std::make_unique<agent::discrete::DiscretePolicy>(loaded.takeValue());

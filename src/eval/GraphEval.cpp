@@ -56,33 +56,24 @@ namespace {
 
 const AgentChoices kGraphAgents = {{"default", "greedy"}, true, true};
 
-Status checkAgent(const std::string &agent) {
-  auto parsed = AgentSpec::parse(agent, kGraphAgents);
-  return parsed ? Status::success() : Status(parsed.error());
-}
-
 Result<std::vector<Action>>
 runAgent(graph::GraphEnv &env, const std::string &uri,
-         const GraphEvalOptions &options,
+         const GraphEvalOptions &options, const AgentSpec &agent,
          const agent::discrete::DiscretePolicy *policy) {
-  auto agent = AgentSpec::parse(options.agent, kGraphAgents);
-  if (!agent)
-    return agent.error();
   BenchmarkRef benchmark{uri};
   if (policy)
-    return policyActions(*policy, env, benchmark, options.seed,
-                         agent->episodes);
-  if (agent->is("greedy")) {
+    return policyActions(*policy, env, benchmark, options.seed, agent.episodes);
+  if (agent.is("greedy")) {
     auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
     if (!found)
       return found.error();
     return found->actions;
   }
   agent::SearchBudget budget;
-  if (agent->kind == AgentSpec::Kind::Random)
-    budget.maxEpisodes = agent->episodes;
+  if (agent.kind == AgentSpec::Kind::Random)
+    budget.maxEpisodes = agent.episodes;
   else
-    budget.maxSeconds = agent->seconds;
+    budget.maxSeconds = agent.seconds;
   auto found =
       agent::randomSequenceSearch(env, benchmark, budget, options.seed);
   if (!found)
@@ -92,6 +83,7 @@ runAgent(graph::GraphEnv &env, const std::string &uri,
 
 GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
                          const GraphEvalOptions &options,
+                         const AgentSpec &agent,
                          const agent::discrete::DiscretePolicy *policy) {
   GraphOutcome outcome;
   outcome.uri = uri;
@@ -113,7 +105,7 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
   }
   outcome.initialTime = env.initialEstimatedSeconds();
   outcome.pipelineTime = *pipelineTime;
-  if (options.agent == "default") {
+  if (agent.is("default")) {
     outcome.agent = *pipeline;
     outcome.agentTime = *pipelineTime;
     outcome.passes = {"default-pipeline"};
@@ -121,7 +113,7 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
   }
   if (!runAndReplay(
           env, uri, outcome,
-          [&] { return runAgent(env, uri, options, policy); },
+          [&] { return runAgent(env, uri, options, agent, policy); },
           [](const Action &a) {
             return graph::graphPasses()[a.values[0]].name;
           }))
@@ -136,8 +128,9 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
 Result<std::vector<GraphOutcome>>
 evaluateGraphs(const std::vector<std::string> &uris,
                const GraphEvalOptions &options) {
-  if (Status ok = checkAgent(options.agent); !ok)
-    return ok.error();
+  auto agent = AgentSpec::parse(options.agent, kGraphAgents);
+  if (!agent)
+    return agent.error();
   if (uris.empty())
     return makeError("no graphs to evaluate");
   // Searches keep the best prefix by summed reward, so they need the
@@ -151,7 +144,7 @@ evaluateGraphs(const std::vector<std::string> &uris,
   auto env = graph::GraphEnv::create(config);
   if (!env)
     return env.error();
-  return evaluateEach("graph eval", **env, uris, options, evaluateOne);
+  return evaluateEach("graph eval", **env, uris, options, *agent, evaluateOne);
 }
 
 GraphSummary summarizeGraphs(const std::vector<GraphOutcome> &outcomes) {

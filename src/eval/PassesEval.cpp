@@ -55,44 +55,36 @@ const AgentChoices kPassesAgents = {{"Oz", "O3", "greedy"}, true, true};
 /// whose count comes from the baseline).
 Result<std::vector<Action>>
 runAgent(passes::PassesEnv &env, const std::string &uri,
-         const PassesEvalOptions &options,
+         const PassesEvalOptions &options, const AgentSpec &agent,
          const agent::discrete::DiscretePolicy *policy) {
-  auto agent = AgentSpec::parse(options.agent, kPassesAgents);
-  if (!agent)
-    return agent.error();
   BenchmarkRef benchmark{uri};
   if (policy)
-    return policyActions(*policy, env, benchmark, options.seed,
-                         agent->episodes);
-  if (agent->kind == AgentSpec::Kind::Random ||
-      agent->kind == AgentSpec::Kind::RandomTime) {
+    return policyActions(*policy, env, benchmark, options.seed, agent.episodes);
+  if (agent.kind == AgentSpec::Kind::Random ||
+      agent.kind == AgentSpec::Kind::RandomTime) {
     agent::SearchBudget budget;
-    if (agent->kind == AgentSpec::Kind::Random)
-      budget.maxEpisodes = agent->episodes;
+    if (agent.kind == AgentSpec::Kind::Random)
+      budget.maxEpisodes = agent.episodes;
     else
-      budget.maxSeconds = agent->seconds;
+      budget.maxSeconds = agent.seconds;
     auto found =
         agent::randomSequenceSearch(env, benchmark, budget, options.seed);
     if (!found)
       return found.error();
     return found->actions;
   }
-  if (agent->is("greedy")) {
+  if (agent.is("greedy")) {
     auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
     if (!found)
       return found.error();
     return found->actions;
   }
-  return makeError("unknown agent '" + options.agent + "'");
-}
-
-Status checkAgent(const std::string &agent) {
-  auto parsed = AgentSpec::parse(agent, kPassesAgents);
-  return parsed ? Status::success() : Status(parsed.error());
+  return makeError("unknown agent '" + agent.name() + "'");
 }
 
 PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
                           const PassesEvalOptions &options,
+                          const AgentSpec &agent,
                           const agent::discrete::DiscretePolicy *policy) {
   PassesOutcome outcome;
   outcome.uri = uri;
@@ -114,16 +106,16 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
   outcome.icOz = *icOz;
   outcome.icO3 = *icO3;
 
-  if (options.agent == "Oz" || options.agent == "O3") {
-    outcome.ic = options.agent == "Oz" ? *icOz : *icO3;
-    outcome.passes = {options.agent == "Oz" ? "default<Oz>" : "default<O3>"};
+  if (agent.is("Oz") || agent.is("O3")) {
+    outcome.ic = agent.is("Oz") ? *icOz : *icO3;
+    outcome.passes = {agent.is("Oz") ? "default<Oz>" : "default<O3>"};
     outcome.validated = true;
     return outcome;
   }
   // The env then holds the found sequence's result, to count and check.
   if (!runAndReplay(
           env, uri, outcome,
-          [&] { return runAgent(env, uri, options, policy); },
+          [&] { return runAgent(env, uri, options, agent, policy); },
           [](const Action &a) {
             return passes::passActions()[a.values[0]].name;
           }))
@@ -145,8 +137,9 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
 Result<std::vector<PassesOutcome>>
 evaluatePasses(const std::vector<std::string> &uris,
                const PassesEvalOptions &options) {
-  if (Status ok = checkAgent(options.agent); !ok)
-    return ok.error();
+  auto agent = AgentSpec::parse(options.agent, kPassesAgents);
+  if (!agent)
+    return agent.error();
   if (uris.empty())
     return makeError("no benchmarks to evaluate");
   passes::PassesEnvConfig config = options.env;
@@ -154,7 +147,7 @@ evaluatePasses(const std::vector<std::string> &uris,
   auto env = passes::PassesEnv::create(config, options.sources);
   if (!env)
     return env.error();
-  return evaluateEach("passes eval", **env, uris, options, evaluateOne);
+  return evaluateEach("passes eval", **env, uris, options, *agent, evaluateOne);
 }
 
 PassesSummary summarize(const std::vector<PassesOutcome> &outcomes) {

@@ -402,14 +402,14 @@ Result<double> PassesEnv::measureMetric(const llvm::Module &module,
 
 Result<double> PassesEnv::metric(const std::string &metricName) {
   if (!current.module)
-    return makeError("no benchmark: call reset first");
+    return makeError(std::string("metric: ") + kNoEpisode);
   return measureMetric(*current.module, metricName);
 }
 
 Result<double> PassesEnv::baseline(const std::string &metricName,
                                    const std::string &pipeline) {
   if (!current.module)
-    return makeError("no benchmark: call reset first");
+    return makeError(std::string("baseline: ") + kNoEpisode);
   std::string key = current.uri + "|" + metricName + "|" + pipeline;
   auto cached = shared->baselines.find(key);
   if (cached != shared->baselines.end() && metricName != "Runtime")
@@ -435,7 +435,7 @@ Result<double> PassesEnv::baseline(const std::string &metricName,
 
 Result<nlohmann::json> PassesEnv::observe(const std::string &space) {
   if (!current.module)
-    return makeError("no benchmark: call reset first");
+    return makeError(std::string("observe: ") + kNoEpisode);
   const llvm::Module &module = *current.module;
   if (space == "InstCount" || space == "Autophase")
     return nlohmann::json(featureVector(space, module));
@@ -498,7 +498,7 @@ nlohmann::json Validation::toJson() const {
 Validation PassesEnv::validate(ValidationMode mode) {
   Validation result;
   if (!current.module) {
-    result.errors.push_back("no benchmark: call reset first");
+    result.errors.push_back(std::string("validate: ") + kNoEpisode);
     return result;
   }
   // 1. Replay: the same actions from the start give the same IR and reward.

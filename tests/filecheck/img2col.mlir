@@ -1,5 +1,6 @@
 // img2col: the convolution becomes an im2col gather and a matmul-like
-// generic over (n, output pixel, filter, reduction).
+// generic over (n, output pixel, filter, reduction). The gather runs in
+// parallel tiles of four vectors (the width depends on the host's vectors).
 // RUN: %rlopt apply %s --schedule "op1: img2col" --emit-transform %t.script.mlir -o %t.mlir
 // RUN: FileCheck %s --check-prefix=SCRIPT < %t.script.mlir
 // RUN: FileCheck %s --check-prefix=IR < %t.mlir
@@ -8,10 +9,14 @@
 
 // SCRIPT: %op1_col_0, %op1_reshape_0 = transform.structured.convert_conv2d_to_img2col %op1
 // SCRIPT-NEXT: %op1_mm_0 = transform.get_producer_of_operand %op1_reshape_0[0]
+// SCRIPT-NEXT: %op1_col_tiled_0, %op1_col_forall_0 = transform.structured.tile_using_forall %op1_col_0 tile_sizes [1, 1, [[WIDTH:[0-9]+]]]
+// SCRIPT-NEXT: transform.structured.vectorize %op1_col_tiled_0 vector_sizes [1, 1, [[WIDTH]]] {vectorize_nd_extract}
 
 // IR-LABEL: func.func @conv_nhwc
 // IR: tensor.collapse_shape %arg1 {{.*}} : tensor<3x3x8x16xf32> into tensor<72x16xf32>
-// IR: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x64x72xf32>)
+// IR: scf.forall {{.*}} -> (tensor<1x64x72xf32>)
+// IR: vector.gather %arg0
+// IR: scf.forall.in_parallel
 // IR: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x64x72xf32>, tensor<72x16xf32>)
 // IR: tensor.expand_shape {{.*}} into tensor<1x8x8x16xf32>
 // IR-NOT: linalg.conv_2d

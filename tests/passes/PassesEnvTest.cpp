@@ -344,3 +344,17 @@ TEST(PassesEnv, DisabledActionsKeepTheirIndexButAreMaskedAndRefused) {
     EXPECT_TRUE(refused.terminated);
   }
 }
+
+TEST(PassesEnv, CallsThatNeedAnEpisodeSaySoBeforeReset) {
+  auto env = makeEnv();
+  ASSERT_TRUE(env);
+  auto metric = env->metric("IrInstructionCount");
+  ASSERT_FALSE(metric.ok());
+  EXPECT_EQ(metric.error().message, "metric: no episode; call reset");
+  auto observed = env->observe("InstCount");
+  ASSERT_FALSE(observed.ok());
+  EXPECT_EQ(observed.error().message, "observe: no episode; call reset");
+  Validation validation = env->validate();
+  ASSERT_EQ(validation.errors.size(), 1u);
+  EXPECT_EQ(validation.errors[0], "validate: no episode; call reset");
+}

@@ -45,6 +45,10 @@ struct BenchmarkRef {
 /// error is reported in `info["error"]` and the episode ends.
 class Env {
 public:
+  /// What every environment says when a call needs an episode and none is
+  /// running, after the name of the call: "metric: no episode; call reset".
+  static constexpr const char *kNoEpisode = "no episode; call reset";
+
   virtual ~Env() = default;
   virtual const Spaces &spaces() const = 0;
   /// Starts an episode on `benchmark`; one that cannot be loaded is an

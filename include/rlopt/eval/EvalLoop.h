@@ -18,10 +18,10 @@
 
 namespace rlopt::eval {
 
-/// The trained policy of a `policy:PATH` agent, for an env with `spaces`;
-/// null for any other agent.
+/// The trained policy of a `policy:PATH` or `guided:K:PATH` agent, for an
+/// env with `spaces`; null for any other agent.
 Result<std::unique_ptr<agent::discrete::DiscretePolicy>>
-loadPolicyAgent(const std::string &agent, const Spaces &spaces);
+loadPolicyAgent(const AgentSpec &agent, const Spaces &spaces);
 
 /// The actions `policy` takes greedily on `benchmark`; with `episodes` > 1,
 /// guided search: the greedy episode and `episodes` - 1 sampled from the
@@ -58,18 +58,19 @@ bool runAndReplay(Env &env, const std::string &uri, Outcome &outcome, RunFn run,
   return true;
 }
 
-/// `evaluateOne(env, uri, options, policy)` for each URI in turn, where
-/// `policy` is that of a `policy:PATH` agent (`options.agent`) and null for
-/// other agents. A progress bar titled "TITLE AGENT" goes to stderr when
-/// `options.progress`.
+/// `evaluateOne(env, uri, options, agent, policy)` for each URI in turn,
+/// where `agent` is `options.agent` as parsed once and `policy` that of a
+/// policy agent (null for other agents). A progress bar titled "TITLE
+/// AGENT" goes to stderr when `options.progress`.
 template <typename Outcome, typename EnvT, typename Options>
 Result<std::vector<Outcome>>
 evaluateEach(const std::string &title, EnvT &env,
              const std::vector<std::string> &uris, const Options &options,
+             const AgentSpec &agent,
              Outcome (*evaluateOne)(EnvT &, const std::string &,
-                                    const Options &,
+                                    const Options &, const AgentSpec &,
                                     const agent::discrete::DiscretePolicy *)) {
-  auto policy = loadPolicyAgent(options.agent, env.spaces());
+  auto policy = loadPolicyAgent(agent, env.spaces());
   if (!policy)
     return policy.error();
   std::vector<Outcome> outcomes;
@@ -77,7 +78,8 @@ evaluateEach(const std::string &title, EnvT &env,
   for (size_t i = 0; i < uris.size(); ++i) {
     if (options.progress)
       bar.update(i, uris[i]);
-    outcomes.push_back(evaluateOne(env, uris[i], options, policy->get()));
+    outcomes.push_back(
+        evaluateOne(env, uris[i], options, agent, policy->get()));
   }
   if (options.progress)
     bar.finish();
