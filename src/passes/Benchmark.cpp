@@ -5,6 +5,7 @@
 #include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
 #include "rlopt/core/Process.h"
+#include "rlopt/core/Splits.h"
 #include "rlopt/core/TempDir.h"
 #include "rlopt/passes/BenchmarkSpec.h"
 
@@ -232,29 +233,19 @@ BenchmarkLoader::suiteSplit(const std::string &suite,
   auto dir = suiteDirOf(src, suite);
   if (!dir)
     return dir.error();
-  std::string prefix = "benchmark://" + suite + "/";
+  std::vector<std::string> programs = programNames(*dir);
+  Result<std::vector<std::string>> names = programs;
+  if (split != "all") {
+    auto splits = readSplits(dir->dir + "/splits.json", programs);
+    if (!splits)
+      return splits.error();
+    names = splits->of(split, programs);
+  }
+  if (!names)
+    return names.error();
   std::vector<std::string> uris;
-  if (split == "all") {
-    for (const auto &name : programNames(*dir))
-      uris.push_back(prefix + name);
-    return uris;
-  }
-  if (split != "train" && split != "test")
-    return makeError("split '" + split + "': expected train, test or all");
-  std::string path = dir->dir + "/splits.json";
-  auto splits = readJsonFile(path);
-  if (!splits)
-    return splits.error();
-  auto names = splits->find(split);
-  if (names == splits->end() || !names->is_array())
-    return makeError(path + ": expected a \"" + split + "\" array");
-  for (const auto &name : *names) {
-    if (!name.is_string() ||
-        !fs::exists(dir->dir + "/" + name.get<std::string>() + dir->extension))
-      return makeError(path + ": " + name.dump() + " is not a program of " +
-                       suite);
-    uris.push_back(prefix + name.get<std::string>());
-  }
+  for (const std::string &name : *names)
+    uris.push_back("benchmark://" + suite + "/" + name);
   return uris;
 }
 

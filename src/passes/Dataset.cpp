@@ -3,6 +3,7 @@
 
 #include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
+#include "rlopt/core/Splits.h"
 #include "rlopt/passes/BenchmarkSpec.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -37,34 +38,6 @@ std::vector<std::string> specPaths(const std::string &dir) {
   return paths;
 }
 
-/// splits.json names programs of the dataset, each in one split at most.
-Status checkSplits(const std::string &path,
-                   const std::vector<std::string> &programs) {
-  auto splits = readJsonFile(path);
-  if (!splits)
-    return splits.error();
-  if (!splits->is_object())
-    return makeError(path + ": expected an object with train and test arrays");
-  std::vector<std::string> seen;
-  for (const auto &[split, names] : splits->items()) {
-    if (split != "train" && split != "test")
-      return makeError(path + ": unknown split '" + split +
-                       "' (expected train and test)");
-    if (!names.is_array())
-      return makeError(path + ": " + split + ": expected an array of names");
-    for (const auto &name : names) {
-      if (!name.is_string() || !std::count(programs.begin(), programs.end(),
-                                           name.get<std::string>()))
-        return makeError(path + ": " + split + ": " + name.dump() +
-                         " is not a program of the dataset");
-      if (std::count(seen.begin(), seen.end(), name.get<std::string>()))
-        return makeError(path + ": " + name.dump() + " is in two splits");
-      seen.push_back(name.get<std::string>());
-    }
-  }
-  return Status::success();
-}
-
 /// Builds every program into `staging`.
 Status buildInto(const std::string &staging, const DatasetInstall &request,
                  const BenchmarkSources &sources,
@@ -90,8 +63,8 @@ Status buildInto(const std::string &staging, const DatasetInstall &request,
   std::string splits = request.sourceDir + "/splits.json";
   if (!fs::exists(splits))
     return Status::success();
-  if (Status ok = checkSplits(splits, programs); !ok)
-    return ok;
+  if (auto checked = readSplits(splits, programs); !checked)
+    return checked.error();
   std::error_code error;
   fs::copy_file(splits, staging + "/splits.json", error);
   if (error)

@@ -2,6 +2,7 @@
 #include "rlopt/graph/GraphEnv.h"
 #include "rlopt/core/ConfigFields.h"
 #include "rlopt/core/Json.h"
+#include "rlopt/core/Splits.h"
 #include "rlopt/graph/CostAnalysis.h"
 #include "rlopt/graph/GraphPass.h"
 #include "rlopt/graph/OpCount.h"
@@ -188,27 +189,10 @@ GraphEnv::splitUris(const std::string &split) const {
   std::vector<std::string> all = graphUris();
   if (split == "all")
     return all;
-  if (split != "train" && split != "test")
-    return makeError("split '" + split + "': expected train, test or all");
-  std::string path = cfg.graphDir + "/splits.json";
-  auto splits = readJsonFile(path);
+  auto splits = readSplits(cfg.graphDir + "/splits.json", all);
   if (!splits)
     return splits.error();
-  auto test = splits->find("test");
-  if (test == splits->end() || !test->is_array())
-    return makeError(path + ": expected a \"test\" array of graph URIs");
-  std::set<std::string> testSet;
-  for (const auto &uri : *test) {
-    if (!uri.is_string() ||
-        std::find(all.begin(), all.end(), uri.get<std::string>()) == all.end())
-      return makeError(path + ": " + uri.dump() + " is not a bundled graph");
-    testSet.insert(uri.get<std::string>());
-  }
-  std::vector<std::string> chosen;
-  for (const auto &uri : all)
-    if (testSet.count(uri) == (split == "test" ? 1u : 0u))
-      chosen.push_back(uri);
-  return chosen;
+  return splits->of(split, all);
 }
 
 Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
