@@ -1,4 +1,5 @@
-// `rlopt train` as a user runs it: a run killed with -9 continues with
+// `rlopt train` (and `rlopt passes train`) as a user runs it: a run killed with
+// -9 continues with
 // --resume and ends with every iteration logged exactly once; Ctrl-C saves a
 // checkpoint and exits cleanly; bad invocations give exit code 2.
 #include "CliRunTestUtil.h"
@@ -119,6 +120,47 @@ TEST_F(TrainCliTest, KilledRunResumesWithEveryIterationOnce) {
   EXPECT_GT(fs::file_size(run / "policy.pt"), 0u);
   EXPECT_TRUE(fs::is_regular_file(run / "checkpoint.pt"));
   // No temporary file is left over.
+  for (const auto &entry : fs::directory_iterator(run))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
+        << entry.path();
+}
+
+TEST_F(TrainCliTest, KilledDiscreteRunResumesWithEveryIterationOnce) {
+  // The pass-ordering trainers share the Linalg run's guarantees: a run
+  // killed with -9 continues from its last checkpoint.
+  std::string config = (scratch / "ppo.json").string();
+  writeFile(config, R"({"algorithm": "ppo", "steps_per_iteration": 16,
+      "minibatch_size": 8, "epochs": 1, "iterations": 40,
+      "network": {"hidden": [8]}})");
+  std::vector<std::string> args = {
+      "passes",           "train", "--config", config,
+      "--episode-length", "4",     "--out",    run.string()};
+  {
+    RloptProcess train(args, scratch.path());
+    ASSERT_TRUE(train.waitForLines(run / "metrics.jsonl", 2, 120))
+        << "no second metrics line; stderr:\n"
+        << train.err();
+    ASSERT_TRUE(train.running())
+        << "finished before it could be killed; stderr:\n"
+        << train.err();
+    train.killGroup(SIGKILL);
+    EXPECT_EQ(train.waitExit(30), 128 + SIGKILL);
+  }
+  size_t before = countLines(run / "metrics.jsonl");
+  ASSERT_GE(before, 2u);
+  ASSERT_LT(before, 40u);
+  writeFile((run / "checkpoint.pt.tmp.999999999").string(), "partial");
+
+  args.push_back("--resume");
+  RunResult resumed = runRlopt(args, scratch.path());
+  ASSERT_EQ(resumed.exitCode, 0) << resumed.err;
+  EXPECT_EQ(metricIterations(run), range(1, 40));
+  std::map<int, int> episodes = episodesPerIteration(run);
+  ASSERT_EQ(episodes.size(), 40u) << "every iteration logs its episodes";
+  for (auto [iteration, count] : episodes)
+    EXPECT_EQ(count, 4) << "iteration " << iteration
+                        << ": 16 steps of 4-step episodes, logged once";
+  EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
   for (const auto &entry : fs::directory_iterator(run))
     EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
         << entry.path();
