@@ -1,7 +1,7 @@
-// `rlopt train` (and `rlopt passes train`) as a user runs it: a run killed with
-// -9 continues with
-// --resume and ends with every iteration logged exactly once; Ctrl-C saves a
-// checkpoint and exits cleanly; bad invocations give exit code 2.
+// `rlopt train` (and `rlopt passes train`) as a user runs it: a run killed
+// with -9 continues with --resume and ends with every iteration logged
+// exactly once; Ctrl-C saves a checkpoint and exits cleanly; bad invocations
+// give exit code 2.
 #include "CliRunTestUtil.h"
 
 #include <gtest/gtest.h>
