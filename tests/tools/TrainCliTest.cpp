@@ -66,6 +66,29 @@ protected:
     return path;
   }
 
+  /// Runs `rlopt ARGS`, kills it with -9 once its second iteration is
+  /// logged (before the last of `iterations`), and leaves what a kill in the
+  /// middle of saving leaves, whether or not this kill hit one: a temporary
+  /// named after a process that is gone.
+  void killAfterTwoIterations(const std::vector<std::string> &args,
+                              size_t iterations) {
+    {
+      RloptProcess train(args, scratch.path());
+      ASSERT_TRUE(train.waitForLines(run / "metrics.jsonl", 2, 120))
+          << "no second metrics line; stderr:\n"
+          << train.err();
+      ASSERT_TRUE(train.running())
+          << "finished before it could be killed; stderr:\n"
+          << train.err();
+      train.killGroup(SIGKILL);
+      EXPECT_EQ(train.waitExit(30), 128 + SIGKILL);
+    }
+    size_t before = countLines(run / "metrics.jsonl");
+    ASSERT_GE(before, 2u);
+    ASSERT_LT(before, iterations);
+    writeFile((run / "checkpoint.pt.tmp.999999999").string(), "partial");
+  }
+
   ScratchDir scratch;
   fs::path suite = scratch / "suite";
   fs::path run = scratch / "run";
@@ -76,24 +99,7 @@ TEST_F(TrainCliTest, KilledRunResumesWithEveryIterationOnce) {
   std::vector<std::string> args = {"train",     "--config",     config,
                                    "--suite",   suite.string(), "--out",
                                    run.string()};
-  {
-    RloptProcess train(args, scratch.path());
-    ASSERT_TRUE(train.waitForLines(run / "metrics.jsonl", 2, 120))
-        << "no second metrics line; stderr:\n"
-        << train.err();
-    ASSERT_TRUE(train.running())
-        << "finished before it could be killed; stderr:\n"
-        << train.err();
-    train.killGroup(SIGKILL);
-    EXPECT_EQ(train.waitExit(30), 128 + SIGKILL);
-  }
-  size_t before = countLines(run / "metrics.jsonl");
-  ASSERT_GE(before, 2u);
-  ASSERT_LT(before, 6u);
-
-  // What a kill in the middle of saving leaves, whether or not this kill
-  // hit one: a temporary named after a process that is gone.
-  writeFile((run / "checkpoint.pt.tmp.999999999").string(), "partial");
+  ASSERT_NO_FATAL_FAILURE(killAfterTwoIterations(args, 6));
 
   args.push_back("--resume");
   RunResult resumed = runRlopt(args, scratch.path());
@@ -135,21 +141,7 @@ TEST_F(TrainCliTest, KilledDiscreteRunResumesWithEveryIterationOnce) {
   std::vector<std::string> args = {
       "passes",           "train", "--config", config,
       "--episode-length", "4",     "--out",    run.string()};
-  {
-    RloptProcess train(args, scratch.path());
-    ASSERT_TRUE(train.waitForLines(run / "metrics.jsonl", 2, 120))
-        << "no second metrics line; stderr:\n"
-        << train.err();
-    ASSERT_TRUE(train.running())
-        << "finished before it could be killed; stderr:\n"
-        << train.err();
-    train.killGroup(SIGKILL);
-    EXPECT_EQ(train.waitExit(30), 128 + SIGKILL);
-  }
-  size_t before = countLines(run / "metrics.jsonl");
-  ASSERT_GE(before, 2u);
-  ASSERT_LT(before, 40u);
-  writeFile((run / "checkpoint.pt.tmp.999999999").string(), "partial");
+  ASSERT_NO_FATAL_FAILURE(killAfterTwoIterations(args, 40));
 
   args.push_back("--resume");
   RunResult resumed = runRlopt(args, scratch.path());
