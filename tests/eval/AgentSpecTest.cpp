@@ -38,8 +38,9 @@ TEST(AgentSpecTest, BudgetsOutOfRangeAreOneLineErrors) {
   EXPECT_EQ(errorOf("random:0"),
             "agent 'random:0': random:N needs N in 1..1000000 episodes "
             "(random-time:SECONDS searches for a time)");
-  for (const char *text : {"random:1e400", "random:inf", "random:2.5", "random:",
-                           "random:99999999999999999999", "random:-3"})
+  for (const char *text :
+       {"random:1e400", "random:inf", "random:2.5",
+        "random:", "random:99999999999999999999", "random:-3"})
     EXPECT_NE(errorOf(text).find("random:N needs N in 1..1000000"),
               std::string::npos)
         << text;
