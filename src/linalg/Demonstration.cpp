@@ -140,7 +140,7 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
   return actions;
 }
 
-/// The heuristic's steps for the op with id `opId`.
+/// The schedule's steps for the op with id `opId`.
 static std::deque<TransformStep> stepsOf(const Schedule &schedule,
                                          const std::string &opId) {
   for (const OpSchedule &op : schedule.ops)
@@ -149,18 +149,15 @@ static std::deque<TransformStep> stepsOf(const Schedule &schedule,
   return {};
 }
 
-Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
-                                           const BenchmarkRef &benchmark,
-                                           const measure::CpuTarget &target) {
+Result<Demonstration> demonstrateSchedule(LinalgEnv &env,
+                                          const BenchmarkRef &benchmark,
+                                          const ScheduleFor &scheduleFor) {
   auto reset = env.tryReset(benchmark, 0);
   if (!reset)
     return reset.error();
-  HeuristicOptions options;
-  options.threads = env.config().measure.threads;
-  options.limits = env.config().measure.transformLimits;
-  options.target = target;
-  options.extraTransformations = env.config().extraTransformations;
-  Schedule heuristic = heuristicSchedule(*env.program(), options);
+  auto wanted = scheduleFor(*env.program());
+  if (!wanted)
+    return makeError(benchmark.uri + ": " + wanted.error().message);
 
   Demonstration demo;
   Observation obs = std::move(*reset);
@@ -169,7 +166,7 @@ Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
   while (env.currentOp() >= 0) {
     int op = env.currentOp();
     if (op != pendingOp) {
-      pending = stepsOf(heuristic, env.program()->ops[op].id);
+      pending = stepsOf(*wanted, env.program()->ops[op].id);
       pendingOp = op;
     }
     std::vector<Action> actions;
@@ -200,6 +197,20 @@ Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
     }
   }
   return demo;
+}
+
+Result<Demonstration> demonstrateHeuristic(LinalgEnv &env,
+                                           const BenchmarkRef &benchmark,
+                                           const measure::CpuTarget &target) {
+  HeuristicOptions options;
+  options.threads = env.config().measure.threads;
+  options.limits = env.config().measure.transformLimits;
+  options.target = target;
+  options.extraTransformations = env.config().extraTransformations;
+  return demonstrateSchedule(env, benchmark,
+                             [&](const Program &program) -> Result<Schedule> {
+                               return heuristicSchedule(program, options);
+                             });
 }
 
 } // namespace rlopt::linalg

@@ -1,6 +1,6 @@
-// Behaviour cloning from the heuristic: demonstrations collected in worker
-// processes, a policy that afterwards schedules like the heuristic, and a
-// training run that clones once before its first iteration.
+// Behaviour cloning from the heuristic or the search: demonstrations
+// collected in worker processes, a policy that afterwards schedules like the
+// heuristic, and a training run that clones once before its first iteration.
 #include "AgentTestUtil.h"
 
 #include "rlopt/agent/EnvServer.h"
@@ -72,7 +72,7 @@ void expectClonesSchedules(const PpoConfig &config,
 TEST(Imitation, ClonedPolicySchedulesLikeTheHeuristic) {
   ScratchDir scratch;
   PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
-  auto demos = collectHeuristicDemonstrations(config.env, programs(), 2);
+  auto demos = collectDemonstrations(config.env, programs(), 2);
   ASSERT_TRUE(demos.ok()) << demos.error().message;
   ASSERT_EQ(demos->size(), programs().size());
   // In program order, whichever worker made them.
@@ -133,8 +133,8 @@ TEST(Imitation, AProgramThatDoesNotLoadIsLeftOut) {
   fs::path broken = scratch / "broken.mlir";
   writeFile(broken.string(), "func.func @f( {\n");
   PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
-  auto demos = collectHeuristicDemonstrations(
-      config.env, {fixturePath("add"), broken.string()}, 2);
+  auto demos = collectDemonstrations(config.env,
+                                     {fixturePath("add"), broken.string()}, 2);
   ASSERT_TRUE(demos.ok()) << demos.error().message;
   ASSERT_EQ(demos->size(), 2u);
   EXPECT_TRUE((*demos)[0].error.empty()) << (*demos)[0].error;
@@ -150,17 +150,47 @@ TEST(Imitation, AProgramThatDoesNotLoadIsLeftOut) {
   EXPECT_GT(report.steps, 0);
 }
 
+// The search teacher demonstrates the winner of the cost model's search
+// (here in random order) through the same actions, and cloning learns it.
+TEST(Imitation, ClonedPolicySchedulesLikeTheSearchTeacher) {
+  ScratchDir scratch;
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  Teacher teacher;
+  teacher.searchBudget = 3;
+  teacher.costModelPath = "none";
+  auto demos = collectDemonstrations(config.env, programs(), 2, teacher);
+  ASSERT_TRUE(demos.ok()) << demos.error().message;
+  ASSERT_EQ(demos->size(), programs().size());
+  for (const linalg::Demonstration &demo : *demos) {
+    EXPECT_TRUE(demo.error.empty()) << demo.error;
+    EXPECT_GT(demo.speedup, 0) << demo.schedule;
+  }
+  expectClonesSchedules(config, *demos);
+}
+
+TEST(Imitation, ASearchTeacherWhoseCostModelDoesNotLoadStopsCollection) {
+  ScratchDir scratch;
+  PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
+  Teacher teacher;
+  teacher.searchBudget = 2;
+  teacher.costModelPath = (scratch / "missing-model.json").string();
+  auto demos = collectDemonstrations(config.env, programs(), 2, teacher);
+  ASSERT_FALSE(demos.ok());
+  EXPECT_NE(demos.error().message.find("missing-model.json"), std::string::npos)
+      << demos.error().message;
+}
+
 TEST(Imitation, StopEndsCollectionAndLearning) {
   ScratchDir scratch;
   PpoConfig config = tinyPpoConfig((scratch / "cache.sqlite").string());
   std::atomic<bool> stop{true};
-  auto demos = collectHeuristicDemonstrations(config.env, programs(), 2, &stop);
+  auto demos = collectDemonstrations(config.env, programs(), 2, {}, &stop);
   ASSERT_FALSE(demos.ok());
   EXPECT_NE(demos.error().message.find("stopped"), std::string::npos)
       << demos.error().message;
 
   stop = false;
-  demos = collectHeuristicDemonstrations(config.env, {fixturePath("add")}, 1);
+  demos = collectDemonstrations(config.env, {fixturePath("add")}, 1);
   ASSERT_TRUE(demos.ok()) << demos.error().message;
   Learner learner(config);
   ImitationOptions options;

@@ -1,6 +1,7 @@
 // rlopt train --config C --suite DIR --out RUN_DIR [--resume]
 #include "Args.h"
 #include "Commands.h"
+#include "CostModelOption.h"
 
 #include "rlopt/agent/Cluster.h"
 #include "rlopt/agent/linalg/Ppo.h"
@@ -38,6 +39,12 @@ int runTrain(int argc, char **argv) {
       args.getInt("iterations", config.iterations, 1, 1000000, error);
   if (!error.empty())
     return fail("train: " + error);
+  if (config.imitationEpochs > 0 && config.imitationSearchBudget > 0) {
+    auto model = costModelPath(config.imitationCostModel);
+    if (!model)
+      return fail("train: imitation_cost_model: " + model.error().message);
+    config.imitationCostModel = model->empty() ? "none" : *model;
+  }
 
   auto suite = data::loadSuite(args.get("suite"));
   if (!suite)
@@ -55,13 +62,18 @@ int runTrain(int argc, char **argv) {
   if (options.trainPrograms.empty())
     return fail(args.get("suite") + ": no program in the train split");
 
-  options.onImitation = [](const agent::ImitationReport &r) {
+  std::string teacher =
+      config.imitationSearchBudget > 0
+          ? "search:" + std::to_string(config.imitationSearchBudget)
+          : "heuristic";
+  options.onImitation = [&teacher](const agent::ImitationReport &r) {
     std::fprintf(stderr,
-                 "imitation: %d heuristic schedules (geomean %.2fx, %d failed "
+                 "imitation: %d %s schedules (geomean %.2fx, %d failed "
                  "and left out), %d steps; demonstrated actions now have "
                  "probability %.2f  (%.0fs measuring, %.0fs learning)\n",
-                 r.demonstrations, r.demonstrationGeomean, r.skipped, r.steps,
-                 r.actionProbability, r.collectSeconds, r.learnSeconds);
+                 r.demonstrations, teacher.c_str(), r.demonstrationGeomean,
+                 r.skipped, r.steps, r.actionProbability, r.collectSeconds,
+                 r.learnSeconds);
   };
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);

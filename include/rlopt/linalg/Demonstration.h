@@ -5,6 +5,7 @@
 #include "rlopt/linalg/Schedule.h"
 #include "rlopt/measure/MachineInfo.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,11 +36,21 @@ struct Demonstration {
 std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
                                    const TransformStep &step);
 
-/// Resets `env` on `benchmark` and replays the heuristic schedule
-/// (linalg/Heuristic.h) through the action space, ending every op with
-/// `stop` unless its schedule ends it. Steps the actions cannot express are
-/// left out, so `schedule` can differ from the heuristic's. The heuristic
-/// sizes its tiles for `target`.
+/// The schedule to demonstrate on a program, e.g. the heuristic's or the
+/// winner of a search.
+using ScheduleFor = std::function<Result<Schedule>(const Program &)>;
+
+/// Resets `env` on `benchmark` and replays `scheduleFor`'s schedule of its
+/// program through the action space, ending every op with `stop` unless its
+/// schedule ends it. Steps the actions cannot express are left out, and tile
+/// sizes round to candidates, so `schedule` can differ from the one asked
+/// for.
+Result<Demonstration> demonstrateSchedule(LinalgEnv &env,
+                                          const BenchmarkRef &benchmark,
+                                          const ScheduleFor &scheduleFor);
+
+/// demonstrateSchedule of the heuristic schedule (linalg/Heuristic.h), with
+/// the environment's opt-in transformations and tiles sized for `target`.
 Result<Demonstration> demonstrateHeuristic(
     LinalgEnv &env, const BenchmarkRef &benchmark,
     const measure::CpuTarget &target = measure::hostMachine().target);

@@ -1,8 +1,10 @@
-// Behaviour cloning from the heuristic's schedules, the warm start that
-// PPO then improves on.
+// Behaviour cloning from a teacher's schedules (the heuristic's, or the
+// winners of the cost model's search), the warm start that PPO then
+// improves on.
 #include "rlopt/agent/linalg/Imitation.h"
 
 #include "rlopt/agent/linalg/Batch.h"
+#include "rlopt/costmodel/ScheduleSearch.h"
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/measure/Worker.h"
 
@@ -21,15 +23,63 @@ nlohmann::json ImitationReport::toJson() const {
           {"time", {{"collect_s", collectSeconds}, {"learn_s", learnSeconds}}}};
 }
 
-/// The child's job: demonstrate every `workers`-th program from `first`,
-/// one message each.
+/// The search's winner on `program`, searched among schedules the
+/// environment's actions can express.
+static Result<linalg::Schedule>
+searchWinner(const linalg::Program &program, const linalg::EnvConfig &config,
+             const Teacher &teacher, const costmodel::CostModel *model,
+             measure::Cache *cache, uint64_t seed) {
+  costmodel::SearchOptions search;
+  search.budget = teacher.searchBudget;
+  search.seed = seed;
+  search.model = model;
+  search.heuristic.threads = config.measure.threads;
+  search.heuristic.limits = config.measure.transformLimits;
+  search.heuristic.extraTransformations = config.extraTransformations;
+  auto found =
+      costmodel::searchSchedule(program, search, config.measure, cache);
+  if (!found)
+    return makeError("search: " + found.error().message);
+  return found->schedule;
+}
+
+/// The child's job: demonstrate every `stride`-th program from `first`,
+/// one message each; a message with "fatal" when it cannot start.
 static int demonstrateShare(measure::WorkerChannel &channel,
                             const linalg::EnvConfig &config,
+                            const Teacher &teacher,
                             const std::vector<std::string> &programs,
                             size_t first, size_t stride) {
   linalg::LinalgEnv env(config);
+  std::optional<costmodel::CostModel> model;
+  std::shared_ptr<measure::Cache> cache;
+  if (teacher.searchBudget > 0) {
+    std::string problem;
+    if (!teacher.costModelPath.empty() && teacher.costModelPath != "none") {
+      auto loaded = costmodel::CostModel::load(teacher.costModelPath);
+      if (loaded)
+        model = std::move(*loaded);
+      else
+        problem = loaded.error().message;
+    }
+    auto opened = measure::Cache::openOrDefault(config.cachePath);
+    if (opened)
+      cache = std::move(*opened);
+    else if (problem.empty())
+      problem = opened.error().message;
+    if (!problem.empty())
+      return channel.send(nlohmann::json{{"fatal", problem}}.dump()) ? 0 : 1;
+  }
   for (size_t i = first; i < programs.size(); i += stride) {
-    auto demo = linalg::demonstrateHeuristic(env, {programs[i]});
+    auto demo =
+        teacher.searchBudget == 0
+            ? linalg::demonstrateHeuristic(env, {programs[i]})
+            : linalg::demonstrateSchedule(
+                  env, {programs[i]}, [&](const linalg::Program &program) {
+                    return searchWinner(program, config, teacher,
+                                        model ? &*model : nullptr, cache.get(),
+                                        teacher.seed + i);
+                  });
     nlohmann::json message =
         demo ? nlohmann::json{{"demonstration", demo->toJson()}}
              : nlohmann::json{{"error", demo.error().message}};
@@ -39,9 +89,11 @@ static int demonstrateShare(measure::WorkerChannel &channel,
   return 0;
 }
 
-Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
-    const linalg::EnvConfig &env, const std::vector<std::string> &programs,
-    int workers, const std::atomic<bool> *stopRequested) {
+Result<std::vector<linalg::Demonstration>>
+collectDemonstrations(const linalg::EnvConfig &env,
+                      const std::vector<std::string> &programs, int workers,
+                      const Teacher &teacher,
+                      const std::atomic<bool> *stopRequested) {
   size_t stride =
       std::max<size_t>(1, std::min<size_t>(workers, programs.size()));
   measure::WorkerLimits limits;
@@ -51,7 +103,7 @@ Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
   for (size_t w = 0; w < stride; ++w) {
     auto child = measure::Worker::spawn(
         [&, w](measure::WorkerChannel &channel) {
-          return demonstrateShare(channel, env, programs, w, stride);
+          return demonstrateShare(channel, env, teacher, programs, w, stride);
         },
         limits);
     if (!child)
@@ -73,6 +125,8 @@ Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
     auto json = nlohmann::json::parse(*message, nullptr, false);
     if (!json.is_object())
       return makeError(malformed);
+    if (json.contains("fatal") && json["fatal"].is_string())
+      return makeError("demonstrations: " + json["fatal"].get<std::string>());
     linalg::Demonstration demo;
     try {
       if (json.contains("demonstration"))

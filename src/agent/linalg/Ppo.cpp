@@ -131,9 +131,13 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   double collectSeconds = 0;
   if (config.imitationEpochs > 0 && !resuming) {
     auto collectStart = Clock::now();
+    Teacher teacher;
+    teacher.searchBudget = config.imitationSearchBudget;
+    teacher.costModelPath = config.imitationCostModel;
+    teacher.seed = config.seed;
     auto collected =
-        collectHeuristicDemonstrations(config.env, options.trainPrograms,
-                                       config.workers, options.stopRequested);
+        collectDemonstrations(config.env, options.trainPrograms, config.workers,
+                              teacher, options.stopRequested);
     if (!collected)
       return collected.error();
     demonstrations = std::move(*collected);

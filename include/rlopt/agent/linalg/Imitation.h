@@ -13,14 +13,27 @@
 
 namespace rlopt::agent {
 
-/// The heuristic's demonstration of every program in `programs`, in that
+/// Whose schedules behaviour cloning learns.
+struct Teacher {
+  /// 0: the heuristic's. N > 0: the fastest of N schedules measured by the
+  /// cost model's search (costmodel/ScheduleSearch.h), with the
+  /// environment's opt-in transformations so its actions can replay them.
+  int searchBudget = 0;
+  std::string costModelPath; ///< empty or "none": candidates in random order
+  uint64_t seed = 0;         ///< the search's, plus the program's index
+};
+
+/// The teacher's demonstration of every program in `programs`, in that
 /// order, collected by up to `workers` forked processes. Fork before LibTorch
 /// starts its threads. A program that cannot be demonstrated (it does not
 /// load, its schedule fails) gets a demonstration with an `error`; a worker
-/// that crashes, or `stopRequested`, ends the collection with an error.
-Result<std::vector<linalg::Demonstration>> collectHeuristicDemonstrations(
-    const linalg::EnvConfig &env, const std::vector<std::string> &programs,
-    int workers, const std::atomic<bool> *stopRequested = nullptr);
+/// that crashes, a cost model that does not load, or `stopRequested` ends the
+/// collection with an error.
+Result<std::vector<linalg::Demonstration>>
+collectDemonstrations(const linalg::EnvConfig &env,
+                      const std::vector<std::string> &programs, int workers,
+                      const Teacher &teacher = {},
+                      const std::atomic<bool> *stopRequested = nullptr);
 
 struct ImitationOptions {
   int epochs = 20;

@@ -34,13 +34,21 @@ struct PpoConfig {
   int evalEvery = 5;    ///< iterations between validation runs; 0 = never
   int evalPrograms = 8; ///< validation programs per evaluation
   uint64_t seed = 0;
-  /// Epochs of behaviour cloning from the heuristic's schedules of the
-  /// training programs before the first iteration; 0 = none (the paper).
+  /// Epochs of behaviour cloning from a teacher's schedules of the training
+  /// programs before the first iteration; 0 = none (the paper).
   int imitationEpochs = 0;
   /// Behaviour cloning takes many small steps: its own rate and minibatch
   /// size, so PPO can fine-tune the cloned policy with a gentler rate.
   double imitationLearningRate = 1e-3;
   int imitationMinibatchSize = 64; ///< demonstrated steps per update
+  /// The teacher cloned: 0 = the heuristic; N > 0 = for each program, the
+  /// fastest of N schedules the cost model's search measures (the search
+  /// step of expert iteration; at least as fast as the heuristic).
+  int imitationSearchBudget = 0;
+  /// The cost model that orders the search's candidates: a file, or "none"
+  /// (or empty) for random order. `rlopt train` puts the shipped model's
+  /// path here when the config leaves it empty.
+  std::string imitationCostModel;
   PolicyConfig policy;
   linalg::EnvConfig env;
 
