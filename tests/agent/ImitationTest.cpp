@@ -258,6 +258,46 @@ TEST(Imitation, TrainingClonesOnceBeforeTheFirstIteration) {
   EXPECT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
 }
 
+// A run saves what it cloned; another run clones the same demonstrations
+// from that file without asking the teacher, and a file made for another
+// action space is refused with its line.
+TEST(Imitation, ARunsDemonstrationsCloneAgainWithoutMeasuring) {
+  ScratchDir scratch;
+  fs::path first = scratch / "first", second = scratch / "second";
+  PpoConfig config = cloningConfig(scratch, 2);
+  Status status = trainPpo(config, tinyTrainOptions(first), nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  std::string saved = (first / "demonstrations.jsonl").string();
+  std::vector<nlohmann::json> lines = readJsonLines(saved);
+  ASSERT_EQ(lines.size(), programs().size());
+  for (size_t i = 0; i < lines.size(); ++i)
+    EXPECT_EQ(lines[i].value("program", ""), programs()[i]);
+
+  auto loaded =
+      loadDemonstrations(saved, linalg::LinalgEnv(config.env).spaces());
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  ASSERT_EQ(loaded->size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i)
+    EXPECT_EQ((*loaded)[i].schedule, lines[i].value("schedule", ""));
+
+  config.imitationDemonstrations = saved;
+  config.env.cachePath = (scratch / "empty-cache.sqlite").string();
+  status = trainPpo(config, tinyTrainOptions(second), nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  auto report = nlohmann::json::parse(readFile(second / "imitation.json"));
+  EXPECT_EQ(report.value("demonstrations", 0), (int)lines.size());
+  EXPECT_FALSE(fs::exists(second / "demonstrations.jsonl"));
+
+  linalg::EnvConfig other = config.env;
+  other.tileSizes.push_back(512);
+  auto refused = loadDemonstrations(saved, linalg::LinalgEnv(other).spaces());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find(saved + ":1: demonstrated in "
+                                                 "another action space"),
+            std::string::npos)
+      << refused.error().message;
+}
+
 // Killed after cloning, before the first iteration's checkpoint: the clone
 // (iteration 0) is what --resume continues from, without cloning again.
 TEST(Imitation, ResumeAfterCloningStartsAtTheFirstIteration) {

@@ -201,6 +201,9 @@ TEST_F(TrainCliTest, BadInvocationsAreUsageErrors) {
   std::string config = writeConfig(1, 1);
   std::string badConfig = (scratch / "bad.json").string();
   writeFile(badConfig, R"({"learning_rte": 0.001})");
+  std::string noModel = (scratch / "no-model.json").string();
+  writeFile(noModel, R"({"imitation_epochs": 1, "imitation_search_budget": 2,
+                         "imitation_cost_model": "missing-model.json"})");
   fs::path testOnly = scratch / "test-only";
   writeFixtureSuite(testOnly, {{"add", "test"}});
   struct Case {
@@ -213,6 +216,9 @@ TEST_F(TrainCliTest, BadInvocationsAreUsageErrors) {
       {{"train", "--config", badConfig, "--suite", suite.string(), "--out",
         run.string()},
        "learning_rte"},
+      {{"train", "--config", noModel, "--suite", suite.string(), "--out",
+        run.string()},
+       "missing-model.json"},
       {{"train", "--config", (scratch / "none.json").string(), "--suite",
         suite.string(), "--out", run.string()},
        "none.json"},

@@ -39,7 +39,8 @@ int runTrain(int argc, char **argv) {
       args.getInt("iterations", config.iterations, 1, 1000000, error);
   if (!error.empty())
     return fail("train: " + error);
-  if (config.imitationEpochs > 0 && config.imitationSearchBudget > 0) {
+  if (config.imitationEpochs > 0 && config.imitationSearchBudget > 0 &&
+      config.imitationDemonstrations.empty()) {
     auto model = costModelPath(config.imitationCostModel);
     if (!model)
       return fail("train: imitation_cost_model: " + model.error().message);
@@ -63,7 +64,8 @@ int runTrain(int argc, char **argv) {
     return fail(args.get("suite") + ": no program in the train split");
 
   std::string teacher =
-      config.imitationSearchBudget > 0
+      !config.imitationDemonstrations.empty() ? "saved"
+      : config.imitationSearchBudget > 0
           ? "search:" + std::to_string(config.imitationSearchBudget)
           : "heuristic";
   options.onImitation = [&teacher](const agent::ImitationReport &r) {

@@ -4,6 +4,7 @@
 #include "rlopt/agent/linalg/Imitation.h"
 
 #include "rlopt/agent/linalg/Batch.h"
+#include "rlopt/core/File.h"
 #include "rlopt/costmodel/ScheduleSearch.h"
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/measure/Worker.h"
@@ -140,6 +141,86 @@ collectDemonstrations(const linalg::EnvConfig &env,
   }
   for (measure::Worker &child : children)
     child.finish();
+  return demos;
+}
+
+std::string
+demonstrationsToJsonLines(const std::vector<std::string> &programs,
+                          const std::vector<linalg::Demonstration> &demos) {
+  std::string text;
+  for (size_t i = 0; i < demos.size(); ++i) {
+    nlohmann::json line = demos[i].toJson();
+    line["program"] = i < programs.size() ? programs[i] : "";
+    text += line.dump() + "\n";
+  }
+  return text;
+}
+
+/// Why `demo` does not fit `env`, or empty.
+static std::string misfit(const linalg::Demonstration &demo,
+                          const Spaces &env) {
+  for (const Observation &obs : demo.observations) {
+    if ((int64_t)obs.features.size() != env.observation.size())
+      return "observations of " + std::to_string(obs.features.size()) +
+             " features where the environment has " +
+             std::to_string(env.observation.size());
+    if (obs.masks.size() != env.action.nvec.size())
+      return "masks of " + std::to_string(obs.masks.size()) +
+             " action heads where the environment has " +
+             std::to_string(env.action.nvec.size());
+    for (size_t h = 0; h < obs.masks.size(); ++h)
+      if ((int64_t)obs.masks[h].size() != env.action.nvec[h])
+        return "a mask of head " + std::to_string(h) + " of size " +
+               std::to_string(obs.masks[h].size()) + ", not " +
+               std::to_string(env.action.nvec[h]);
+  }
+  for (const Action &action : demo.actions) {
+    if (action.values.size() != env.action.nvec.size())
+      return "an action of " + std::to_string(action.values.size()) + " values";
+    for (size_t h = 0; h < action.values.size(); ++h)
+      if (action.values[h] < 0 || action.values[h] >= env.action.nvec[h])
+        return "an action outside head " + std::to_string(h);
+  }
+  if (demo.actions.size() != demo.observations.size() ||
+      demo.rewards.size() != demo.actions.size())
+    return "unequal numbers of observations, actions and rewards";
+  return "";
+}
+
+Result<std::vector<linalg::Demonstration>>
+loadDemonstrations(const std::string &path, const Spaces &env) {
+  auto text = readRegularFile(path);
+  if (!text)
+    return text.error();
+  std::vector<linalg::Demonstration> demos;
+  size_t lineNumber = 0, begin = 0;
+  while (begin < text->size()) {
+    size_t end = text->find('\n', begin);
+    if (end == std::string::npos)
+      end = text->size();
+    std::string line = text->substr(begin, end - begin);
+    begin = end + 1;
+    ++lineNumber;
+    if (line.empty())
+      continue;
+    std::string where = path + ":" + std::to_string(lineNumber) + ": ";
+    auto json = nlohmann::json::parse(line, nullptr, false);
+    if (!json.is_object())
+      return makeError(where + "not a JSON object");
+    linalg::Demonstration demo;
+    try {
+      demo = linalg::Demonstration::fromJson(json);
+    } catch (const nlohmann::json::exception &) {
+      return makeError(where + "not a demonstration (steps with features, "
+                               "masks, action and reward)");
+    }
+    if (std::string problem = misfit(demo, env); !problem.empty())
+      return makeError(where +
+                       "demonstrated in another action space: " + problem);
+    demos.push_back(std::move(demo));
+  }
+  if (demos.empty())
+    return makeError(path + ": no demonstrations");
   return demos;
 }
 

@@ -105,7 +105,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   settings.config = config.toJson();
   settings.iterations = config.iterations;
   settings.checkpointEvery = config.checkpointEvery;
-  settings.stateFiles = {"checkpoint.pt", "optimizer.pt", "imitation.json"};
+  settings.stateFiles = {"checkpoint.pt", "optimizer.pt", "imitation.json",
+                         "demonstrations.jsonl"};
   settings.stopRequested = options.stopRequested;
   settings.onIteration = onIteration;
   auto opened = TrainingRun::open(options.runDir, std::move(settings));
@@ -128,16 +129,27 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
 
   // Demonstrations are measured in forked processes, also before LibTorch.
   std::vector<linalg::Demonstration> demonstrations;
+  std::string demonstrationLines; // saved once the run has started
   double collectSeconds = 0;
   if (config.imitationEpochs > 0 && !resuming) {
     auto collectStart = Clock::now();
-    Teacher teacher;
-    teacher.searchBudget = config.imitationSearchBudget;
-    teacher.costModelPath = config.imitationCostModel;
-    teacher.seed = config.seed;
-    auto collected =
-        collectDemonstrations(config.env, options.trainPrograms, config.workers,
-                              teacher, options.stopRequested);
+    Result<std::vector<linalg::Demonstration>> collected =
+        std::vector<linalg::Demonstration>();
+    if (!config.imitationDemonstrations.empty()) {
+      collected = loadDemonstrations(config.imitationDemonstrations,
+                                     linalg::LinalgEnv(config.env).spaces());
+    } else {
+      Teacher teacher;
+      teacher.searchBudget = config.imitationSearchBudget;
+      teacher.costModelPath = config.imitationCostModel;
+      teacher.seed = config.seed;
+      collected =
+          collectDemonstrations(config.env, options.trainPrograms,
+                                config.workers, teacher, options.stopRequested);
+      if (collected)
+        demonstrationLines =
+            demonstrationsToJsonLines(options.trainPrograms, *collected);
+    }
     if (!collected)
       return collected.error();
     demonstrations = std::move(*collected);
@@ -205,7 +217,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     imitation.minibatchSize = config.imitationMinibatchSize;
     imitation.gamma = config.gamma;
     imitation.valueCoef = config.valueCoef;
-    imitation.entropyCoef = config.entropyCoef;
+    imitation.entropyCoef = config.imitationEntropyCoef;
     imitation.maxGradNorm = config.maxGradNorm;
     imitation.stopRequested = options.stopRequested;
     setLearningRate(optimizer, config.imitationLearningRate);
@@ -216,6 +228,11 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
                        "nothing was saved");
     setLearningRate(optimizer, config.learningRate);
     report.collectSeconds = collectSeconds;
+    if (!demonstrationLines.empty())
+      if (Status s = writeFileAtomically(run.path("demonstrations.jsonl"),
+                                         demonstrationLines);
+          !s)
+        return s;
     if (Status s = writeFileAtomically(run.path("imitation.json"),
                                        report.toJson().dump(2) + "\n");
         !s)

@@ -18,8 +18,10 @@ template <typename Visit> static void visitFields(PpoConfig &c, Visit &&visit) {
   visit("imitation_epochs", c.imitationEpochs);
   visit("imitation_learning_rate", c.imitationLearningRate);
   visit("imitation_minibatch_size", c.imitationMinibatchSize);
+  visit("imitation_entropy_coef", c.imitationEntropyCoef);
   visit("imitation_search_budget", c.imitationSearchBudget);
   visit("imitation_cost_model", c.imitationCostModel);
+  visit("imitation_demonstrations", c.imitationDemonstrations);
   visit("policy", c.policy);
   visit("env", c.env);
 }
@@ -43,6 +45,8 @@ static Status checkFields(const PpoConfig &c, const std::string &where) {
               "positive"),
       require(c.imitationMinibatchSize >= 1, where, "imitation_minibatch_size",
               "at least 1"),
+      require(c.imitationEntropyCoef >= 0, where, "imitation_entropy_coef",
+              "not negative"),
       require(c.imitationSearchBudget >= 0 && c.imitationSearchBudget <= 1000,
               where, "imitation_search_budget", "in 0..1000"),
   });

@@ -35,6 +35,18 @@ collectDemonstrations(const linalg::EnvConfig &env,
                       const Teacher &teacher = {},
                       const std::atomic<bool> *stopRequested = nullptr);
 
+/// Demonstrations as JSON lines, one per program, each with its "program".
+std::string
+demonstrationsToJsonLines(const std::vector<std::string> &programs,
+                          const std::vector<linalg::Demonstration> &demos);
+
+/// The demonstrations a run saved (demonstrations.jsonl), so that another
+/// run can learn from them without measuring again. Each must fit `env`'s
+/// observation size and action heads; anything else is a one-line error
+/// naming the file and line.
+Result<std::vector<linalg::Demonstration>>
+loadDemonstrations(const std::string &path, const Spaces &env);
+
 struct ImitationOptions {
   int epochs = 20;
   int minibatchSize = 64; ///< demonstrated steps per update

@@ -41,6 +41,9 @@ struct PpoConfig {
   /// size, so PPO can fine-tune the cloned policy with a gentler rate.
   double imitationLearningRate = 1e-3;
   int imitationMinibatchSize = 64; ///< demonstrated steps per update
+  /// Cloning's entropy bonus. A teacher is deterministic, so 0 fits it
+  /// best; PPO afterwards uses `entropyCoef`.
+  double imitationEntropyCoef = 0.01;
   /// The teacher cloned: 0 = the heuristic; N > 0 = for each program, the
   /// fastest of N schedules the cost model's search measures (the search
   /// step of expert iteration; at least as fast as the heuristic).
@@ -49,6 +52,9 @@ struct PpoConfig {
   /// (or empty) for random order. `rlopt train` puts the shipped model's
   /// path here when the config leaves it empty.
   std::string imitationCostModel;
+  /// A run's demonstrations.jsonl to clone instead of asking the teacher
+  /// again: the same demonstrations, without measuring them again.
+  std::string imitationDemonstrations;
   PolicyConfig policy;
   linalg::EnvConfig env;
 
@@ -74,7 +80,8 @@ struct TrainOptions {
 /// of every trainer (agent/TrainingRun.h): config.json, metrics.jsonl,
 /// episodes.jsonl (program, schedule and speedup of every episode),
 /// checkpoint.pt (the policy, naming its iteration) + optimizer.pt, and
-/// policy.pt at the end; imitation.json when it clones the heuristic first.
+/// policy.pt at the end; imitation.json and demonstrations.jsonl when it
+/// clones a teacher first.
 /// `resume` continues from the last checkpoint.
 Status
 trainPpo(const PpoConfig &config, const TrainOptions &options,
