@@ -21,7 +21,8 @@
 
 namespace rlopt::tool {
 
-Result<std::string> costModelPath(const std::string &text) {
+Result<std::string> costModelPath(const std::string &text,
+                                  const std::string &noModel) {
   if (text == "none")
     return std::string();
   std::string path =
@@ -29,8 +30,8 @@ Result<std::string> costModelPath(const std::string &text) {
                    : text;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    return makeError("cost model " + path + " does not exist (--cost-model " +
-                     "none searches without one)");
+    return makeError("cost model " + path + " does not exist (" + noModel +
+                     " searches without one)");
   return path;
 }
 

@@ -8,8 +8,11 @@
 namespace rlopt::tool {
 
 /// The model file `--cost-model` names: the shipped one when `text` is
-/// empty, none (empty) for "none"; an error when the file does not exist.
-Result<std::string> costModelPath(const std::string &text);
+/// empty, none (empty) for "none"; an error when the file does not exist,
+/// which suggests `noModel`, how the setting asks for none.
+Result<std::string>
+costModelPath(const std::string &text,
+              const std::string &noModel = "--cost-model none");
 
 } // namespace rlopt::tool
 

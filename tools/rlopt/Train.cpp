@@ -41,9 +41,11 @@ int runTrain(int argc, char **argv) {
     return fail("train: " + error);
   if (config.imitationEpochs > 0 && config.imitationSearchBudget > 0 &&
       config.imitationDemonstrations.empty()) {
-    auto model = costModelPath(config.imitationCostModel);
+    auto model = costModelPath(config.imitationCostModel,
+                               "\"imitation_cost_model\": \"none\"");
     if (!model)
-      return fail("train: imitation_cost_model: " + model.error().message);
+      return fail("train: " + args.get("config") + ": " +
+                  model.error().message);
     config.imitationCostModel = model->empty() ? "none" : *model;
   }
 
