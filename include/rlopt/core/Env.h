@@ -67,6 +67,10 @@ public:
   /// an Error. The default steps a fork; an environment may answer faster,
   /// but always with the very reward the step would give.
   virtual Result<double> probe(const Action &action) const;
+  /// Why `action` does not fit the action space (wrong number of values, a
+  /// value out of range); nullopt when it fits.
+  static std::optional<std::string> whyOutsideSpace(const Action &action,
+                                                    const MultiDiscrete &space);
 
 protected:
   /// What every environment says when step() is called with no episode
@@ -78,10 +82,6 @@ protected:
   static StepResult endWithError(const std::string &message);
   /// The same, keeping `obs`: the state the refused step left unchanged.
   static StepResult endWithError(const std::string &message, Observation obs);
-  /// Why `action` does not fit the action space (wrong number of values, a
-  /// value out of range); nullopt when it fits.
-  static std::optional<std::string> whyOutsideSpace(const Action &action,
-                                                    const MultiDiscrete &space);
 
   std::optional<Error> resetError;
 };

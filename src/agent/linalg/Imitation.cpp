@@ -5,6 +5,7 @@
 
 #include "rlopt/agent/linalg/Batch.h"
 #include "rlopt/core/File.h"
+#include "rlopt/core/Json.h"
 #include "rlopt/costmodel/ScheduleSearch.h"
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/measure/Worker.h"
@@ -150,7 +151,7 @@ demonstrationsToJsonLines(const std::vector<std::string> &programs,
   std::string text;
   for (size_t i = 0; i < demos.size(); ++i) {
     nlohmann::json line = demos[i].toJson();
-    line["program"] = i < programs.size() ? programs[i] : "";
+    line["program"] = programs[i];
     text += line.dump() + "\n";
   }
   return text;
@@ -174,13 +175,9 @@ static std::string misfit(const linalg::Demonstration &demo,
                std::to_string(obs.masks[h].size()) + ", not " +
                std::to_string(env.action.nvec[h]);
   }
-  for (const Action &action : demo.actions) {
-    if (action.values.size() != env.action.nvec.size())
-      return "an action of " + std::to_string(action.values.size()) + " values";
-    for (size_t h = 0; h < action.values.size(); ++h)
-      if (action.values[h] < 0 || action.values[h] >= env.action.nvec[h])
-        return "an action outside head " + std::to_string(h);
-  }
+  for (const Action &action : demo.actions)
+    if (auto outside = Env::whyOutsideSpace(action, env.action))
+      return *outside;
   if (demo.actions.size() != demo.observations.size() ||
       demo.rewards.size() != demo.actions.size())
     return "unequal numbers of observations, actions and rewards";
@@ -203,13 +200,16 @@ loadDemonstrations(const std::string &path, const Spaces &env) {
     ++lineNumber;
     if (line.empty())
       continue;
-    std::string where = path + ":" + std::to_string(lineNumber) + ": ";
-    auto json = nlohmann::json::parse(line, nullptr, false);
-    if (!json.is_object())
-      return makeError(where + "not a JSON object");
+    std::string where = path + ":" + std::to_string(lineNumber);
+    auto json = parseJson(line, where);
+    if (!json)
+      return json.error();
+    if (!json->is_object())
+      return makeError(where + ": not a JSON object");
+    where += ": ";
     linalg::Demonstration demo;
     try {
-      demo = linalg::Demonstration::fromJson(json);
+      demo = linalg::Demonstration::fromJson(*json);
     } catch (const nlohmann::json::exception &) {
       return makeError(where + "not a demonstration (steps with features, "
                                "masks, action and reward)");

@@ -35,7 +35,8 @@ collectDemonstrations(const linalg::EnvConfig &env,
                       const Teacher &teacher = {},
                       const std::atomic<bool> *stopRequested = nullptr);
 
-/// Demonstrations as JSON lines, one per program, each with its "program".
+/// Demonstrations as JSON lines, each with its "program": `demos[i]` is
+/// the demonstration of `programs[i]`.
 std::string
 demonstrationsToJsonLines(const std::vector<std::string> &programs,
                           const std::vector<linalg::Demonstration> &demos);
