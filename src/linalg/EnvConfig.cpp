@@ -1,6 +1,7 @@
 #include "rlopt/linalg/EnvConfig.h"
 
 #include "rlopt/core/ConfigFields.h"
+#include "rlopt/linalg/Features.h"
 #include "rlopt/linalg/Transformation.h"
 
 namespace rlopt::linalg {
@@ -37,6 +38,7 @@ template <typename Visit> void visitFields(JsonForm &f, Visit &&visit) {
   visit("seed", c.measure.seed);
   visit("interchange", c.interchange);
   visit("extra_transformations", c.extraTransformations);
+  visit("feature_version", c.featureVersion);
 }
 } // namespace
 
@@ -82,6 +84,9 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
   for (size_t i = 1; i < c.tileSizes.size(); ++i)
     if (c.tileSizes[i] <= 0)
       return fail("tile_sizes: candidates after the first must be positive");
+  if (c.featureVersion < 1 || c.featureVersion > kLatestFeatureVersion)
+    return fail("feature_version: expected 1.." +
+                std::to_string(kLatestFeatureVersion));
   if (c.stepsPerOp < 1)
     return fail("steps_per_op: expected at least 1");
   if (c.measure.threads < 1)

@@ -8,14 +8,32 @@ static constexpr unsigned kNumClasses = 8;
 static constexpr unsigned kNumArith = 6;
 static constexpr unsigned kNumFlags = 6;
 
+static size_t divisibilityFeatureSize(const EnvConfig &c) {
+  return c.featureVersion >= 2 ? c.maxLoops * (c.tileSizes.size() - 1) : 0;
+}
+
 size_t opFeatureSize(const EnvConfig &c) {
   return kNumClasses + 4 * c.maxLoops +
          c.maxOperands * c.maxRank * (c.maxLoops + 1) + kNumArith + kNumFlags +
-         actionTransformations(c.extraTransformations).size();
+         actionTransformations(c.extraTransformations).size() +
+         divisibilityFeatureSize(c);
 }
 
 static float logScale(int64_t value) {
   return std::log2(1.0f + static_cast<float>(value)) / 16.0f;
+}
+
+/// One value per loop level and nonzero tile candidate (Features.h).
+static void appendDivisibility(const EnvConfig &c, const OpState &op,
+                               float *f) {
+  if (divisibilityFeatureSize(c) == 0)
+    return;
+  size_t candidates = c.tileSizes.size() - 1;
+  for (unsigned l = 0; l < c.maxLoops && l < op.numLoops(); ++l)
+    for (size_t i = 0; i < candidates; ++i) {
+      int64_t range = op.ranges[l], tile = c.tileSizes[i + 1];
+      f[l * candidates + i] = tile > range ? -1.0f : range % tile == 0;
+    }
 }
 
 void appendOpFeatures(const EnvConfig &c,
@@ -66,6 +84,9 @@ void appendOpFeatures(const EnvConfig &c,
     for (size_t t = 0; t < types.size(); ++t)
       if (step.name == types[t]->name)
         f[t] += 1.0f / c.stepsPerOp;
+  appendDivisibility(c, *op,
+                     out.data() + start + opFeatureSize(c) -
+                         divisibilityFeatureSize(c));
 }
 
 } // namespace rlopt::linalg

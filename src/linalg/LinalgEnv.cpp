@@ -83,7 +83,7 @@ LinalgEnv::~LinalgEnv() = default;
 
 ActionLayout LinalgEnv::actionLayout() const {
   ActionLayout layout;
-  layout.featureVersion = kFeatureLayoutVersion;
+  layout.featureVersion = cfg.featureVersion;
   layout.opFeatureSize = opFeatureSize(cfg);
   layout.extraFeatures = cfg.maxLoops + 3;
   layout.interchangeFlag = 2 * layout.opFeatureSize + cfg.maxLoops;

@@ -276,9 +276,11 @@ TEST(Imitation, ARunsDemonstrationsCloneAgainWithoutMeasuring) {
   auto loaded =
       loadDemonstrations(saved, linalg::LinalgEnv(config.env).spaces());
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
-  ASSERT_EQ(loaded->size(), lines.size());
+  ASSERT_EQ(loaded->demos.size(), lines.size());
+  EXPECT_EQ(loaded->programs, programs());
+  EXPECT_FALSE(loaded->otherFeatures);
   for (size_t i = 0; i < lines.size(); ++i)
-    EXPECT_EQ((*loaded)[i].schedule, lines[i].value("schedule", ""));
+    EXPECT_EQ(loaded->demos[i].schedule, lines[i].value("schedule", ""));
 
   config.imitationDemonstrations = saved;
   config.env.cachePath = (scratch / "empty-cache.sqlite").string();
@@ -296,6 +298,47 @@ TEST(Imitation, ARunsDemonstrationsCloneAgainWithoutMeasuring) {
                                                  "another action space"),
             std::string::npos)
       << refused.error().message;
+}
+
+// Saved under feature layout 1, cloned under layout 2: the run replays the
+// saved schedules, so the demonstrations it clones and saves have the new
+// observations and the same actions.
+TEST(Imitation, DemonstrationsOfAnotherFeatureLayoutAreReplayed) {
+  ScratchDir scratch;
+  fs::path first = scratch / "first", second = scratch / "second";
+  PpoConfig config = cloningConfig(scratch, 2);
+  Status status = trainPpo(config, tinyTrainOptions(first), nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  std::string saved = (first / "demonstrations.jsonl").string();
+
+  config.env.featureVersion = 2;
+  auto spaces = linalg::LinalgEnv(config.env).spaces();
+  auto loaded = loadDemonstrations(saved, spaces);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_TRUE(loaded->otherFeatures);
+
+  config.imitationDemonstrations = saved;
+  status = trainPpo(config, tinyTrainOptions(second), nullptr);
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  auto replayed =
+      loadDemonstrations((second / "demonstrations.jsonl").string(), spaces);
+  ASSERT_TRUE(replayed.ok()) << replayed.error().message;
+  EXPECT_FALSE(replayed->otherFeatures);
+  ASSERT_EQ(replayed->demos.size(), loaded->demos.size());
+  for (size_t i = 0; i < loaded->demos.size(); ++i) {
+    EXPECT_EQ(replayed->programs[i], loaded->programs[i]);
+    const auto &now = replayed->demos[i].actions,
+               &before = loaded->demos[i].actions;
+    ASSERT_EQ(now.size(), before.size());
+    for (size_t a = 0; a < now.size(); ++a)
+      EXPECT_EQ(now[a].values, before[a].values);
+    ASSERT_FALSE(replayed->demos[i].observations.empty());
+    EXPECT_EQ((int64_t)replayed->demos[i].observations[0].features.size(),
+              spaces.observation.size());
+    EXPECT_EQ(replayed->demos[i].schedule, loaded->demos[i].schedule);
+  }
+  auto report = nlohmann::json::parse(readFile(second / "imitation.json"));
+  EXPECT_EQ(report.value("demonstrations", 0), (int)loaded->demos.size());
 }
 
 // Killed after cloning, before the first iteration's checkpoint: the clone

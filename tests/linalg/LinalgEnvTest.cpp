@@ -92,6 +92,38 @@ TEST(LinalgEnv, TileSizeMasksRespectLoopRanges) {
   EXPECT_EQ(obs.masks[0][kindIndex("img2col")], 0);
 }
 
+// Layout 2 appends to each op block, per level and nonzero candidate,
+// whether the candidate divides the range (1) or exceeds it (-1).
+TEST(LinalgEnv, FeatureVersionTwoTellsWhichTileCandidatesDivide) {
+  EnvConfig one = fastConfig(), two = fastConfig();
+  two.featureVersion = 2;
+  two.tileSizes = {0, 1, 3, 8, 48, 64, 128};
+  one.tileSizes = two.tileSizes;
+  LinalgEnv envOne(one), envTwo(two);
+  Observation obsOne = envOne.reset({kMatmulRelu}, 0);
+  Observation obsTwo = envTwo.reset({kMatmulRelu}, 0);
+  ASSERT_FALSE(envTwo.lastError()) << envTwo.lastError()->message;
+  EXPECT_EQ(envTwo.actionLayout().featureVersion, 2);
+  size_t blockOne = envOne.actionLayout().opFeatureSize;
+  size_t blockTwo = envTwo.actionLayout().opFeatureSize;
+  size_t candidates = two.tileSizes.size() - 1;
+  ASSERT_EQ(blockTwo, blockOne + two.maxLoops * candidates);
+  EXPECT_EQ(obsTwo.features.size(),
+            obsOne.features.size() + 2 * two.maxLoops * candidates);
+  // The layout-1 part of the consumer's block is unchanged.
+  for (size_t i = 0; i < blockOne; ++i)
+    EXPECT_EQ(obsTwo.features[i], obsOne.features[i]) << i;
+  // op2 (relu) has loops 64 x 32.
+  const float *divides = obsTwo.features.data() + blockOne;
+  std::vector<float> level0 = {1, 0, 1, 0, 1, -1};
+  std::vector<float> level1 = {1, 0, 1, -1, -1, -1};
+  for (size_t c = 0; c < candidates; ++c) {
+    EXPECT_EQ(divides[c], level0[c]) << "level 0, candidate " << c;
+    EXPECT_EQ(divides[candidates + c], level1[c]) << "level 1, candidate " << c;
+    EXPECT_EQ(divides[2 * candidates + c], 0) << "unused level 2";
+  }
+}
+
 TEST(LinalgEnv, InterchangeIsChosenByLevelPointers) {
   LinalgEnv env(fastConfig());
   Observation obs = env.reset({kMatmulRelu}, 0);
@@ -221,6 +253,10 @@ TEST(EnvConfig, RejectsUnknownKeysAndWrongTypes) {
   EXPECT_NE(wrongType.error().message.find("steps_per_op"), std::string::npos);
   auto badSizes = EnvConfig::fromJson({{"tile_sizes", {4, 8}}}, "c.json");
   EXPECT_FALSE(badSizes.ok());
+  auto badVersion = EnvConfig::fromJson({{"feature_version", 3}}, "c.json");
+  ASSERT_FALSE(badVersion.ok());
+  EXPECT_EQ(badVersion.error().message,
+            "c.json: feature_version: expected 1..2");
   auto good = EnvConfig::fromJson(
       {{"steps_per_op", 3}, {"reward", "per_step"}, {"threads", 2}}, "c.json");
   ASSERT_TRUE(good.ok());

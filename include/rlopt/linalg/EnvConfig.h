@@ -34,6 +34,9 @@ struct EnvConfig {
   /// Opt-in transformations offered after the base set (Transformation.h);
   /// empty keeps the action space of the shipped policy.
   std::vector<std::string> extraTransformations;
+  /// Op feature layout (Features.h): 1, the shipped policy's; 2 adds, per
+  /// loop level and tile candidate, whether the candidate divides the range.
+  unsigned featureVersion = 1;
   double failureReward = -1; ///< reward of a wrong or failed candidate
   MeasureOptions measure;
   std::string cachePath; ///< empty = the default cache location

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 namespace rlopt::agent {
 
@@ -73,15 +74,18 @@ static int demonstrateShare(measure::WorkerChannel &channel,
       return channel.send(nlohmann::json{{"fatal", problem}}.dump()) ? 0 : 1;
   }
   for (size_t i = first; i < programs.size(); i += stride) {
+    linalg::ScheduleFor scheduleFor = [&](const linalg::Program &program) {
+      return searchWinner(program, config, teacher, model ? &*model : nullptr,
+                          cache.get(), teacher.seed + i);
+    };
+    if (!teacher.schedules.empty())
+      scheduleFor = [&](const linalg::Program &) {
+        return linalg::parseSchedule(teacher.schedules[i]);
+      };
     auto demo =
-        teacher.searchBudget == 0
+        teacher.searchBudget == 0 && teacher.schedules.empty()
             ? linalg::demonstrateHeuristic(env, {programs[i]})
-            : linalg::demonstrateSchedule(
-                  env, {programs[i]}, [&](const linalg::Program &program) {
-                    return searchWinner(program, config, teacher,
-                                        model ? &*model : nullptr, cache.get(),
-                                        teacher.seed + i);
-                  });
+            : linalg::demonstrateSchedule(env, {programs[i]}, scheduleFor);
     nlohmann::json message =
         demo ? nlohmann::json{{"demonstration", demo->toJson()}}
              : nlohmann::json{{"error", demo.error().message}};
@@ -157,14 +161,14 @@ demonstrationsToJsonLines(const std::vector<std::string> &programs,
   return text;
 }
 
-/// Why `demo` does not fit `env`, or empty.
-static std::string misfit(const linalg::Demonstration &demo,
-                          const Spaces &env) {
+/// Why `demo` does not fit `env`'s actions or has observations of another
+/// size than `featureSize`, or empty.
+static std::string misfit(const linalg::Demonstration &demo, const Spaces &env,
+                          size_t featureSize) {
   for (const Observation &obs : demo.observations) {
-    if ((int64_t)obs.features.size() != env.observation.size())
+    if (obs.features.size() != featureSize)
       return "observations of " + std::to_string(obs.features.size()) +
-             " features where the environment has " +
-             std::to_string(env.observation.size());
+             " and " + std::to_string(featureSize) + " features";
     if (obs.masks.size() != env.action.nvec.size())
       return "masks of " + std::to_string(obs.masks.size()) +
              " action heads where the environment has " +
@@ -184,12 +188,13 @@ static std::string misfit(const linalg::Demonstration &demo,
   return "";
 }
 
-Result<std::vector<linalg::Demonstration>>
-loadDemonstrations(const std::string &path, const Spaces &env) {
+Result<SavedDemonstrations> loadDemonstrations(const std::string &path,
+                                               const Spaces &env) {
   auto text = readRegularFile(path);
   if (!text)
     return text.error();
-  std::vector<linalg::Demonstration> demos;
+  SavedDemonstrations saved;
+  std::optional<size_t> featureSize;
   size_t lineNumber = 0, begin = 0;
   while (begin < text->size()) {
     size_t end = text->find('\n', begin);
@@ -208,20 +213,30 @@ loadDemonstrations(const std::string &path, const Spaces &env) {
       return makeError(where + ": not a JSON object");
     where += ": ";
     linalg::Demonstration demo;
+    std::string program;
     try {
       demo = linalg::Demonstration::fromJson(*json);
+      program = json->value("program", "");
     } catch (const nlohmann::json::exception &) {
       return makeError(where + "not a demonstration (steps with features, "
                                "masks, action and reward)");
     }
-    if (std::string problem = misfit(demo, env); !problem.empty())
+    if (program.empty())
+      return makeError(where + "no \"program\"");
+    if (!featureSize && !demo.observations.empty())
+      featureSize = demo.observations[0].features.size();
+    std::string problem = misfit(demo, env, featureSize.value_or(0));
+    if (!problem.empty())
       return makeError(where +
                        "demonstrated in another action space: " + problem);
-    demos.push_back(std::move(demo));
+    saved.programs.push_back(program);
+    saved.demos.push_back(std::move(demo));
   }
-  if (demos.empty())
+  if (saved.demos.empty())
     return makeError(path + ": no demonstrations");
-  return demos;
+  saved.otherFeatures =
+      featureSize && (int64_t)*featureSize != env.observation.size();
+  return saved;
 }
 
 ImitationReport imitate(LinalgPolicy &policy,

@@ -135,20 +135,39 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     auto collectStart = Clock::now();
     Result<std::vector<linalg::Demonstration>> collected =
         std::vector<linalg::Demonstration>();
-    if (!config.imitationDemonstrations.empty()) {
-      collected = loadDemonstrations(config.imitationDemonstrations,
-                                     linalg::LinalgEnv(config.env).spaces());
-    } else {
-      Teacher teacher;
-      teacher.searchBudget = config.imitationSearchBudget;
-      teacher.costModelPath = config.imitationCostModel;
-      teacher.seed = config.seed;
-      collected =
-          collectDemonstrations(config.env, options.trainPrograms,
-                                config.workers, teacher, options.stopRequested);
+    Teacher teacher;
+    teacher.searchBudget = config.imitationSearchBudget;
+    teacher.costModelPath = config.imitationCostModel;
+    teacher.seed = config.seed;
+    std::vector<std::string> programs = options.trainPrograms;
+    bool collect = config.imitationDemonstrations.empty();
+    if (!collect) {
+      auto saved = loadDemonstrations(config.imitationDemonstrations,
+                                      linalg::LinalgEnv(config.env).spaces());
+      if (!saved)
+        return saved.error();
+      if (saved->otherFeatures) {
+        // Another feature layout: replaying the schedules observes anew,
+        // and the measurement cache makes their ends cheap.
+        // Failed demonstrations stay left out.
+        collect = true;
+        programs.clear();
+        for (size_t i = 0; i < saved->demos.size(); ++i) {
+          const linalg::Demonstration &demo = saved->demos[i];
+          if (!demo.error.empty() || demo.speedup <= 0)
+            continue;
+          programs.push_back(saved->programs[i]);
+          teacher.schedules.push_back(demo.schedule);
+        }
+      } else {
+        collected = std::move(saved->demos);
+      }
+    }
+    if (collect) {
+      collected = collectDemonstrations(config.env, programs, config.workers,
+                                        teacher, options.stopRequested);
       if (collected)
-        demonstrationLines =
-            demonstrationsToJsonLines(options.trainPrograms, *collected);
+        demonstrationLines = demonstrationsToJsonLines(programs, *collected);
     }
     if (!collected)
       return collected.error();

@@ -21,6 +21,9 @@ struct Teacher {
   int searchBudget = 0;
   std::string costModelPath; ///< empty or "none": candidates in random order
   uint64_t seed = 0;         ///< the search's, plus the program's index
+  /// Non-empty: replay schedules[i] on program i instead (a saved run's
+  /// schedules, demonstrated again under another feature layout).
+  std::vector<std::string> schedules;
 };
 
 /// The teacher's demonstration of every program in `programs`, in that
@@ -41,12 +44,21 @@ std::string
 demonstrationsToJsonLines(const std::vector<std::string> &programs,
                           const std::vector<linalg::Demonstration> &demos);
 
-/// The demonstrations a run saved (demonstrations.jsonl), so that another
-/// run can learn from them without measuring again. Each must fit `env`'s
-/// observation size and action heads; anything else is a one-line error
-/// naming the file and line.
-Result<std::vector<linalg::Demonstration>>
-loadDemonstrations(const std::string &path, const Spaces &env);
+/// A run's saved demonstrations (demonstrations.jsonl).
+struct SavedDemonstrations {
+  std::vector<std::string> programs; ///< programs[i] is demos[i]'s
+  std::vector<linalg::Demonstration> demos;
+  /// Observed under another feature layout: the actions fit, but the
+  /// observations must be made again by replaying each demo's schedule.
+  bool otherFeatures = false;
+};
+
+/// The demonstrations a run saved, so that another run can learn from them
+/// without measuring again. Each must fit `env`'s action heads, and all
+/// observations have one size; anything else is a one-line error naming the
+/// file and line.
+Result<SavedDemonstrations> loadDemonstrations(const std::string &path,
+                                               const Spaces &env);
 
 struct ImitationOptions {
   int epochs = 20;
