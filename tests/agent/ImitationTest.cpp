@@ -258,16 +258,24 @@ TEST(Imitation, TrainingClonesOnceBeforeTheFirstIteration) {
   EXPECT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
 }
 
+// The demonstrations.jsonl of a cloning run in `first`, or empty when the
+// run fails.
+std::string savedDemonstrations(const fs::path &first,
+                                const PpoConfig &config) {
+  Status status = trainPpo(config, tinyTrainOptions(first), nullptr);
+  EXPECT_TRUE(status.ok()) << status.error().message;
+  return status.ok() ? (first / "demonstrations.jsonl").string() : "";
+}
+
 // A run saves what it cloned; another run clones the same demonstrations
 // from that file without asking the teacher, and a file made for another
 // action space is refused with its line.
 TEST(Imitation, ARunsDemonstrationsCloneAgainWithoutMeasuring) {
   ScratchDir scratch;
-  fs::path first = scratch / "first", second = scratch / "second";
+  fs::path second = scratch / "second";
   PpoConfig config = cloningConfig(scratch, 2);
-  Status status = trainPpo(config, tinyTrainOptions(first), nullptr);
-  ASSERT_TRUE(status.ok()) << status.error().message;
-  std::string saved = (first / "demonstrations.jsonl").string();
+  std::string saved = savedDemonstrations(scratch / "first", config);
+  ASSERT_FALSE(saved.empty());
   std::vector<nlohmann::json> lines = readJsonLines(saved);
   ASSERT_EQ(lines.size(), programs().size());
   for (size_t i = 0; i < lines.size(); ++i)
@@ -284,7 +292,7 @@ TEST(Imitation, ARunsDemonstrationsCloneAgainWithoutMeasuring) {
 
   config.imitationDemonstrations = saved;
   config.env.cachePath = (scratch / "empty-cache.sqlite").string();
-  status = trainPpo(config, tinyTrainOptions(second), nullptr);
+  Status status = trainPpo(config, tinyTrainOptions(second), nullptr);
   ASSERT_TRUE(status.ok()) << status.error().message;
   auto report = nlohmann::json::parse(readFile(second / "imitation.json"));
   EXPECT_EQ(report.value("demonstrations", 0), (int)lines.size());
@@ -305,11 +313,10 @@ TEST(Imitation, ARunsDemonstrationsCloneAgainWithoutMeasuring) {
 // observations and the same actions.
 TEST(Imitation, DemonstrationsOfAnotherFeatureLayoutAreReplayed) {
   ScratchDir scratch;
-  fs::path first = scratch / "first", second = scratch / "second";
+  fs::path second = scratch / "second";
   PpoConfig config = cloningConfig(scratch, 2);
-  Status status = trainPpo(config, tinyTrainOptions(first), nullptr);
-  ASSERT_TRUE(status.ok()) << status.error().message;
-  std::string saved = (first / "demonstrations.jsonl").string();
+  std::string saved = savedDemonstrations(scratch / "first", config);
+  ASSERT_FALSE(saved.empty());
 
   config.env.featureVersion = 2;
   auto spaces = linalg::LinalgEnv(config.env).spaces();
@@ -318,7 +325,7 @@ TEST(Imitation, DemonstrationsOfAnotherFeatureLayoutAreReplayed) {
   EXPECT_TRUE(loaded->otherFeatures);
 
   config.imitationDemonstrations = saved;
-  status = trainPpo(config, tinyTrainOptions(second), nullptr);
+  Status status = trainPpo(config, tinyTrainOptions(second), nullptr);
   ASSERT_TRUE(status.ok()) << status.error().message;
   auto replayed =
       loadDemonstrations((second / "demonstrations.jsonl").string(), spaces);
