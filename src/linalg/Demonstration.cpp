@@ -88,8 +88,10 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
     for (unsigned l = 0; l < step.params.size(); ++l) {
       unsigned head = parallel ? env.parallelHead(l) : env.tileHead(l);
       int64_t wanted = step.params[l];
-      // The whole loop is the same as 0: the loop stays untiled.
-      if (l >= op->numLoops() || wanted >= op->ranges[l])
+      // More than the loop is the same as 0: the loop stays untiled. The
+      // whole loop stays the size it is when that is a candidate, so that
+      // one rule ("tile by 1") gives one action whatever the range.
+      if (l >= op->numLoops() || wanted > op->ranges[l])
         continue;
       // A size that divides its loop rounds to a candidate that does too:
       // full tiles are what lets convolutions vectorize.
@@ -102,6 +104,8 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
             (!divides || op->ranges[l] % size == 0))
           best = c;
       }
+      if (wanted == op->ranges[l] && cfg.tileSizes[best] != wanted)
+        best = 0; // the whole loop, and no candidate is its size
       first.values[head] = best;
     }
     actions.push_back(first);

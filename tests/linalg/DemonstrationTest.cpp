@@ -30,18 +30,19 @@ protected:
 };
 
 TEST_F(DemonstrationTest, ReplaysTheHeuristicScheduleAndMeasuresIt) {
-  // The heuristic's schedule for an AVX-512 CPU, except that a tile as
-  // large as its loop is written as 0: the loop stays untiled either way.
+  // The heuristic's schedule for an AVX-512 CPU as it writes it: a tile as
+  // large as its loop (64, or 1 on a loop of 1) is a candidate, so it
+  // stays, and the one rule gives the one action on every range.
   measure::CpuTarget avx512;
   avx512.f32Lanes = 16;
   avx512.vectorRegisters = 32;
   avx512.l2Bytes = 1 << 20;
   const std::pair<const char *, const char *> cases[] = {
-      {"matmul", "op1: tile(8,32,1) vectorize; op0: tile(8,0) vectorize"},
-      {"chain", "op3: tile(8,0) vectorize; op2: tile(8,0) vectorize; "
-                "op1: tile(8,32,1) vectorize; op0: tile(8,0) vectorize"},
+      {"matmul", "op1: tile(8,32,1) vectorize; op0: tile(8,64) vectorize"},
+      {"chain", "op3: tile(8,64) vectorize; op2: tile(8,64) vectorize; "
+                "op1: tile(8,32,1) vectorize; op0: tile(8,64) vectorize"},
       {"pool_nhwc_max",
-       "op1: tile(0,1,0,0,1,1) vectorize; op0: tile(0,1,0,0) vectorize"}};
+       "op1: tile(1,1,8,8,1,1) vectorize; op0: tile(1,1,8,8) vectorize"}};
   for (auto [fixture, expected] : cases) {
     SCOPED_TRACE(fixture);
     LinalgEnv env(config);
@@ -142,7 +143,7 @@ func.func @add(%a: tensor<20x28xf32>, %b: tensor<20x28xf32>) -> tensor<20x28xf32
   EXPECT_EQ(sizeAt(divisors[0], 0), 4);
   EXPECT_EQ(sizeAt(divisors[0], 1), 4);
   // 12 does not divide 20: the largest candidate below, 8. The whole loop
-  // of 28 is the same as leaving it untiled.
+  // of 28, which is no candidate, is the same as leaving it untiled.
   auto others = actionsForStep(env, *obs, {"tile", {12, 28}});
   ASSERT_EQ(others.size(), 1u);
   EXPECT_EQ(sizeAt(others[0], 0), 8);

@@ -28,7 +28,8 @@ struct Demonstration {
 
 /// The actions that apply `step` to the op `env` is scheduling: one, or one
 /// per placed level for a level-pointer interchange. A tile size of the
-/// whole loop becomes 0; others round down to the largest candidate that
+/// whole loop stays its size if that is a candidate, else becomes 0, as does
+/// a larger size; others round down to the largest candidate that
 /// fits, and that divides the loop when the size did. Empty when the action
 /// space cannot express the step (an unknown name, a permutation of another
 /// length, an interchange that is not one swap in the enumerated mode) or
