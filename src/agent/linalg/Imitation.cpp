@@ -74,18 +74,19 @@ static int demonstrateShare(measure::WorkerChannel &channel,
       return channel.send(nlohmann::json{{"fatal", problem}}.dump()) ? 0 : 1;
   }
   for (size_t i = first; i < programs.size(); i += stride) {
-    linalg::ScheduleFor scheduleFor = [&](const linalg::Program &program) {
-      return searchWinner(program, config, teacher, model ? &*model : nullptr,
-                          cache.get(), teacher.seed + i);
-    };
+    linalg::ScheduleFor scheduleFor; // empty: the heuristic's
     if (!teacher.schedules.empty())
       scheduleFor = [&](const linalg::Program &) {
         return linalg::parseSchedule(teacher.schedules[i]);
       };
-    auto demo =
-        teacher.searchBudget == 0 && teacher.schedules.empty()
-            ? linalg::demonstrateHeuristic(env, {programs[i]})
-            : linalg::demonstrateSchedule(env, {programs[i]}, scheduleFor);
+    else if (teacher.searchBudget > 0)
+      scheduleFor = [&](const linalg::Program &program) {
+        return searchWinner(program, config, teacher, model ? &*model : nullptr,
+                            cache.get(), teacher.seed + i);
+      };
+    auto demo = scheduleFor ? linalg::demonstrateSchedule(env, {programs[i]},
+                                                          scheduleFor)
+                            : linalg::demonstrateHeuristic(env, {programs[i]});
     nlohmann::json message =
         demo ? nlohmann::json{{"demonstration", demo->toJson()}}
              : nlohmann::json{{"error", demo.error().message}};
@@ -237,6 +238,20 @@ Result<SavedDemonstrations> loadDemonstrations(const std::string &path,
   saved.otherFeatures =
       featureSize && (int64_t)*featureSize != env.observation.size();
   return saved;
+}
+
+std::vector<std::string> replaySchedules(const SavedDemonstrations &saved,
+                                         Teacher &teacher) {
+  std::vector<std::string> programs;
+  teacher.schedules.clear();
+  for (size_t i = 0; i < saved.demos.size(); ++i) {
+    const linalg::Demonstration &demo = saved.demos[i];
+    if (!demo.error.empty() || demo.speedup <= 0)
+      continue; // failed demonstrations stay left out
+    programs.push_back(saved.programs[i]);
+    teacher.schedules.push_back(demo.schedule);
+  }
+  return programs;
 }
 
 ImitationReport imitate(LinalgPolicy &policy,

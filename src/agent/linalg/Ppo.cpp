@@ -149,16 +149,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       if (saved->otherFeatures) {
         // Another feature layout: replaying the schedules observes anew,
         // and the measurement cache makes their ends cheap.
-        // Failed demonstrations stay left out.
         collect = true;
-        programs.clear();
-        for (size_t i = 0; i < saved->demos.size(); ++i) {
-          const linalg::Demonstration &demo = saved->demos[i];
-          if (!demo.error.empty() || demo.speedup <= 0)
-            continue;
-          programs.push_back(saved->programs[i]);
-          teacher.schedules.push_back(demo.schedule);
-        }
+        programs = replaySchedules(*saved, teacher);
       } else {
         collected = std::move(saved->demos);
       }

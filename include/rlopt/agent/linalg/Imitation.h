@@ -60,6 +60,12 @@ struct SavedDemonstrations {
 Result<SavedDemonstrations> loadDemonstrations(const std::string &path,
                                                const Spaces &env);
 
+/// Makes `teacher` replay the schedules of `saved`'s correct
+/// demonstrations, to observe them under the environment's feature layout;
+/// returns their programs, in the order of `teacher.schedules`.
+std::vector<std::string> replaySchedules(const SavedDemonstrations &saved,
+                                         Teacher &teacher);
+
 struct ImitationOptions {
   int epochs = 20;
   int minibatchSize = 64; ///< demonstrated steps per update
