@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace rlopt::tool::testing;
 
@@ -231,6 +232,14 @@ TEST_F(TrainCliTest, BadInvocationsAreUsageErrors) {
       {{"train", "--config", config, "--suite", suite.string(), "--out",
         run.string(), "--workers", "0"},
        "--workers"},
+      {{"train", "--config", config, "--suite",
+        suite.string() + "," + suite.string(), "--out", run.string()},
+       "given twice"},
+      {{"train", "--config", config, "--suite", ",", "--out", run.string()},
+       "--suite"},
+      {{"train", "--config", config, "--suite",
+        suite.string() + "," + testOnly.string(), "--out", run.string()},
+       "test-only: no program in the train split"},
   };
   for (const Case &c : cases) {
     RunResult result = runRlopt(c.args, scratch.path());
@@ -245,6 +254,32 @@ TEST_F(TrainCliTest, BadInvocationsAreUsageErrors) {
         << command << ": not one line: " << result.err;
   }
   EXPECT_FALSE(fs::exists(run / "metrics.jsonl"));
+}
+
+// A recipe can mix suites (a table's layers and random shapes): the run
+// demonstrates and trains on the train splits of all of them.
+TEST_F(TrainCliTest, SeveralSuitesTrainOnTheUnionOfTheirTrainSplits) {
+  fs::path second = scratch / "second";
+  writeFixtureSuite(second, {{"mul", "train"}, {"matmul", "test"}});
+  nlohmann::json json = tinyTrainConfig(1, 1, scratch / "cache.sqlite");
+  json["imitation_epochs"] = 1;
+  std::string config = (scratch / "config.json").string();
+  writeFile(config, json.dump(2));
+  RunResult result =
+      runRlopt({"train", "--config", config, "--suite",
+                suite.string() + "," + second.string(), "--out", run.string()},
+               scratch.path());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.err.find("train: 4 training programs"), std::string::npos)
+      << result.err;
+  std::set<std::string> demonstrated;
+  for (const nlohmann::json &line : readJsonLines(run / "demonstrations.jsonl"))
+    demonstrated.insert(line.value("program", ""));
+  std::set<std::string> expected = {
+      (suite / "matmul.mlir").string(), (suite / "add.mlir").string(),
+      (suite / "chain.mlir").string(), (second / "mul.mlir").string()};
+  EXPECT_EQ(demonstrated, expected);
+  EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
 }
 
 // Resuming with other network sizes than the checkpoint's is one line.

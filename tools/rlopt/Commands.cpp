@@ -76,7 +76,7 @@ const std::vector<Command> kLinalgCommands = {
      "[--threads N] [--json]",
      "random search over the schedules; keeps the best", runSearch},
     {"train",
-     "--suite DIR --out RUN [--config C] [--resume] [--workers N]\n"
+     "--suite DIR[,DIR...] --out RUN [--config C] [--resume] [--workers N]\n"
      "[--iterations N]",
      "train the PPO policy", runTrain},
     {"optimize",

@@ -1,4 +1,4 @@
-// rlopt train --config C --suite DIR --out RUN_DIR [--resume]
+// rlopt train --config C --suite DIR[,DIR...] --out RUN_DIR [--resume]
 #include "Args.h"
 #include "Commands.h"
 #include "CostModelOption.h"
@@ -7,6 +7,7 @@
 #include "rlopt/agent/linalg/Ppo.h"
 #include "rlopt/data/Suite.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -49,22 +50,31 @@ int runTrain(int argc, char **argv) {
     config.imitationCostModel = model->empty() ? "none" : *model;
   }
 
-  auto suite = data::loadSuite(args.get("suite"));
-  if (!suite)
-    return fail(suite.error().message);
   agent::TrainOptions options;
   options.runDir = args.get("out");
   options.resume = args.has("resume");
   options.stopRequested = &stopRequested;
-  for (const data::BenchmarkSpec &b : suite->benchmarks) {
-    if (b.split == "train")
-      options.trainPrograms.push_back(suite->path(b));
-    else if (b.split == "validation")
-      options.validationPrograms.push_back(suite->path(b));
+  // Several suites train one policy on the union of their train splits, so
+  // a recipe can mix the table's layers with random shapes.
+  std::vector<std::string> dirs = splitList(args.get("suite"));
+  if (dirs.empty())
+    return fail("train: --suite names no suite");
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    if (std::find(dirs.begin(), dirs.begin() + i, dirs[i]) != dirs.begin() + i)
+      return fail("train: --suite: '" + dirs[i] + "' is given twice");
+    auto suite = data::loadSuite(dirs[i]);
+    if (!suite)
+      return fail(suite.error().message);
+    size_t before = options.trainPrograms.size();
+    for (const data::BenchmarkSpec &b : suite->benchmarks) {
+      if (b.split == "train")
+        options.trainPrograms.push_back(suite->path(b));
+      else if (b.split == "validation")
+        options.validationPrograms.push_back(suite->path(b));
+    }
+    if (options.trainPrograms.size() == before)
+      return fail(dirs[i] + ": no program in the train split");
   }
-  if (options.trainPrograms.empty())
-    return fail(args.get("suite") + ": no program in the train split");
-
   std::string teacher =
       !config.imitationDemonstrations.empty() ? "saved"
       : config.imitationSearchBudget > 0
