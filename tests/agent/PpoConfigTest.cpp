@@ -149,12 +149,14 @@ TEST(PpoConfig, OutOfRangeValuesAreErrors) {
                           json.dump());
   }
   // The limits themselves are fine.
-  for (const nlohmann::json &json : {nlohmann::json{{"gamma", 0}},
-                                     {{"gamma", 1}},
-                                     {{"gae_lambda", 0}},
-                                     {{"gae_lambda", 1}},
-                                     {{"eval_every", 0}},
-                                     {{"epochs", 1}}}) {
+  for (const nlohmann::json &json :
+       {nlohmann::json{{"gamma", 0}},
+        {{"gamma", 1}},
+        {{"gae_lambda", 0}},
+        {{"gae_lambda", 1}},
+        {{"eval_every", 0}},
+        {{"epochs", 1}},
+        {{"iterations", 0}, {"imitation_epochs", 1}}}) {
     auto config = PpoConfig::fromJson(json, "c.json");
     EXPECT_TRUE(config.ok()) << json.dump() << ": " << config.error().message;
   }

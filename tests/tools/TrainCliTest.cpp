@@ -282,6 +282,26 @@ TEST_F(TrainCliTest, SeveralSuitesTrainOnTheUnionOfTheirTrainSplits) {
   EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
 }
 
+// With 0 iterations the run is the cloned policy: no PPO iteration is
+// logged, and policy.pt is written.
+TEST_F(TrainCliTest, ZeroIterationsKeepTheClonedPolicy) {
+  nlohmann::json json = tinyTrainConfig(0, 1, scratch / "cache.sqlite");
+  json["imitation_epochs"] = 1;
+  std::string config = (scratch / "config.json").string();
+  writeFile(config, json.dump(2));
+  RunResult result = runRlopt({"train", "--config", config, "--suite",
+                               suite.string(), "--out", run.string()},
+                              scratch.path());
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.err.find("imitation: 3 heuristic schedules"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(result.err.find("iter "), std::string::npos) << result.err;
+  EXPECT_EQ(metricIterations(run), std::vector<int>{});
+  EXPECT_TRUE(fs::is_regular_file(run / "policy.pt"));
+  EXPECT_GT(fs::file_size(run / "policy.pt"), 0u);
+}
+
 // Resuming with other network sizes than the checkpoint's is one line.
 TEST_F(TrainCliTest, ResumeWithAnotherPolicyConfigIsAnError) {
   std::string config = writeConfig(1, 1);

@@ -32,7 +32,9 @@ static Status checkFields(const PpoConfig &c, const std::string &where) {
       require(c.minibatches >= 1, where, "minibatches", "at least 1"),
       require(c.programsPerIteration >= 1, where, "programs_per_iteration",
               "at least 1"),
-      require(c.iterations >= 1, where, "iterations", "at least 1"),
+      // 0 iterations keep the cloned policy as it is.
+      require(c.iterations >= 1 || (c.iterations == 0 && c.imitationEpochs > 0),
+              where, "iterations", "at least 1 (0 only with imitation_epochs)"),
       require(c.workers >= 1 && c.workers <= 64, where, "workers", "in 1..64"),
       require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
       require(c.rankTimeoutSeconds > 0, where, "rank_timeout_seconds",
