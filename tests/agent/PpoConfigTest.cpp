@@ -162,6 +162,20 @@ TEST(PpoConfig, OutOfRangeValuesAreErrors) {
   }
 }
 
+// The shipped policy was trained by its recipe: the run's config, shipped
+// beside the policy, is the recipe's, and the recipe clones without PPO.
+TEST(PpoConfig, ShippedPolicyConfigIsItsRecipe) {
+  std::string data = std::string(RLOPT_TEST_DATA) + "/../../data/";
+  auto recipe = PpoConfig::load(data + "configs/default_policy.json");
+  auto shipped = PpoConfig::load(data + "policies/default-config.json");
+  ASSERT_TRUE(recipe.ok()) << recipe.error().message;
+  ASSERT_TRUE(shipped.ok()) << shipped.error().message;
+  EXPECT_EQ(recipe->toJson(), shipped->toJson());
+  EXPECT_GT(recipe->imitationEpochs, 0);
+  EXPECT_EQ(recipe->iterations, 0);
+  EXPECT_EQ(recipe->env.featureVersion, 2u);
+}
+
 // A non-positive max_grad_norm or a negative coefficient would train the
 // wrong way; they are errors.
 TEST(PpoConfig, NegativeCoefficientsAndGradNormAreErrors) {
