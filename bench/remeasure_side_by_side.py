@@ -23,10 +23,12 @@ import statistics
 import subprocess
 import sys
 
+import compare_agents  # beside this script: reads results.json
+
 
 def schedules(directory):
-    with open(directory + "/results.json") as f:
-        return {r["name"]: r.get("schedule", "") for r in json.load(f)["results"]}
+    _, results = compare_agents.load(directory)
+    return {name: r.get("schedule", "") for name, r in results.items()}
 
 
 def measure(rlopt, program, schedule):

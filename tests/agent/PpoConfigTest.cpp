@@ -11,6 +11,11 @@ using namespace rlopt::agent::testing;
 
 namespace {
 
+/// A file the repository ships under data/.
+std::string shippedData(const std::string &relative) {
+  return std::string(RLOPT_TEST_DATA) + "/../../data/" + relative;
+}
+
 void expectErrorMentioning(const Result<PpoConfig> &config,
                            const std::vector<std::string> &words,
                            const std::string &what) {
@@ -162,20 +167,6 @@ TEST(PpoConfig, OutOfRangeValuesAreErrors) {
   }
 }
 
-// The shipped policy was trained by its recipe: the run's config, shipped
-// beside the policy, is the recipe's, and the recipe clones without PPO.
-TEST(PpoConfig, ShippedPolicyConfigIsItsRecipe) {
-  std::string data = std::string(RLOPT_TEST_DATA) + "/../../data/";
-  auto recipe = PpoConfig::load(data + "configs/default_policy.json");
-  auto shipped = PpoConfig::load(data + "policies/default-config.json");
-  ASSERT_TRUE(recipe.ok()) << recipe.error().message;
-  ASSERT_TRUE(shipped.ok()) << shipped.error().message;
-  EXPECT_EQ(recipe->toJson(), shipped->toJson());
-  EXPECT_GT(recipe->imitationEpochs, 0);
-  EXPECT_EQ(recipe->iterations, 0);
-  EXPECT_EQ(recipe->env.featureVersion, 2u);
-}
-
 // A non-positive max_grad_norm or a negative coefficient would train the
 // wrong way; they are errors.
 TEST(PpoConfig, NegativeCoefficientsAndGradNormAreErrors) {
@@ -195,8 +186,7 @@ TEST(PpoConfig, NegativeCoefficientsAndGradNormAreErrors) {
 // Each shipped ablation config is the short baseline run with one switch
 // flipped, so the arms differ in what they ablate and nothing else.
 TEST(PpoConfig, ShippedAblationsFlipOneSwitchEach) {
-  std::string dir =
-      std::string(RLOPT_TEST_DATA) + "/../../data/configs/ablations/";
+  std::string dir = shippedData("configs/ablations/");
   auto base = PpoConfig::load(dir + "pointers_final_lstm.json");
   ASSERT_TRUE(base.ok()) << base.error().message;
   EXPECT_EQ(base->env.interchange, "pointers");
@@ -230,9 +220,8 @@ TEST(PpoConfig, ShippedAblationsFlipOneSwitchEach) {
 // start, a shorter PPO phase at a lower rate, and tile candidates that
 // divide CNN feature maps (7, 14, 28, 49).
 TEST(PpoConfig, ImitationConfigIsTheDefaultWithAWarmStart) {
-  std::string dir = std::string(RLOPT_TEST_DATA) + "/../../data/configs/";
-  auto paper = PpoConfig::load(dir + "ppo_default.json");
-  auto imitation = PpoConfig::load(dir + "ppo_imitation.json");
+  auto paper = PpoConfig::load(shippedData("configs/ppo_default.json"));
+  auto imitation = PpoConfig::load(shippedData("configs/ppo_imitation.json"));
   ASSERT_TRUE(paper.ok()) << paper.error().message;
   ASSERT_TRUE(imitation.ok()) << imitation.error().message;
   EXPECT_EQ(paper->imitationEpochs, 0);
@@ -251,4 +240,17 @@ TEST(PpoConfig, ImitationConfigIsTheDefaultWithAWarmStart) {
   same.learningRate = paper->learningRate;
   same.iterations = paper->iterations;
   EXPECT_EQ(same.toJson(), paper->toJson());
+}
+
+// The shipped policy was trained by its recipe: the run's config, shipped
+// beside the policy, is the recipe's, and the recipe clones without PPO.
+TEST(PpoConfig, ShippedPolicyConfigIsItsRecipe) {
+  auto recipe = PpoConfig::load(shippedData("configs/default_policy.json"));
+  auto shipped = PpoConfig::load(shippedData("policies/default-config.json"));
+  ASSERT_TRUE(recipe.ok()) << recipe.error().message;
+  ASSERT_TRUE(shipped.ok()) << shipped.error().message;
+  EXPECT_EQ(recipe->toJson(), shipped->toJson());
+  EXPECT_GT(recipe->imitationEpochs, 0);
+  EXPECT_EQ(recipe->iterations, 0);
+  EXPECT_EQ(recipe->env.featureVersion, 2u);
 }
