@@ -101,6 +101,8 @@ Result<std::vector<Candidate>> proposeCandidates(const linalg::Program &program,
       linalg::heuristicVariants(program, options.heuristic);
   if (Status added = pool.add(seeds); !added)
     return added.error();
+  if (Status added = pool.add(options.proposals); !added)
+    return added.error();
   for (int generation = 0; generation < options.generations; ++generation) {
     std::vector<Candidate> ranked = pool.ranked();
     size_t parents =
@@ -128,8 +130,16 @@ Result<std::vector<Candidate>> proposeCandidates(const linalg::Program &program,
 
   std::vector<Candidate> ranked = pool.ranked();
   std::string heuristic = seeds.empty() ? "" : seeds.front().str();
+  std::string greedy =
+      options.proposals.empty() ? "" : options.proposals.front().str();
   std::stable_partition(ranked.begin(), ranked.end(), [&](const Candidate &c) {
     return c.schedule.str() == heuristic;
+  });
+  bool heuristicFirst =
+      !ranked.empty() && ranked.front().schedule.str() == heuristic;
+  auto afterHeuristic = ranked.begin() + (heuristicFirst ? 1 : 0);
+  std::stable_partition(afterHeuristic, ranked.end(), [&](const Candidate &c) {
+    return c.schedule.str() == greedy;
   });
   return ranked;
 }

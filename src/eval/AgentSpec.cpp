@@ -34,7 +34,7 @@ std::string expected(const AgentChoices &choices) {
   if (choices.guided)
     list += "guided:K:PATH, ";
   if (choices.searched)
-    list += "search:N, ";
+    list += "search:N, search:N:PATH, ";
   return list + "or policy:PATH";
 }
 
@@ -65,7 +65,8 @@ std::string AgentSpec::name() const {
       return kGuided + std::to_string(episodes) + ":" + policyPath;
     return kPolicy + policyPath;
   case Kind::Search:
-    return kSearch + std::to_string(episodes);
+    return kSearch + std::to_string(episodes) +
+           (policyPath.empty() ? "" : ":" + policyPath);
   }
   return fixed;
 }
@@ -86,12 +87,17 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
     return spec;
   }
   if (startsWith(text, kSearch) && choices.searched) {
-    auto n = parseCount(text.substr(std::string(kSearch).size()));
-    if (!n)
-      return makeError("agent '" + text + "': search:N needs N in 1.." +
-                       std::to_string(kMaxEpisodes) + " measured schedules");
+    std::string rest = text.substr(std::string(kSearch).size());
+    size_t colon = rest.find(':');
+    auto n = parseCount(rest.substr(0, colon));
+    if (!n || (colon != std::string::npos && colon + 1 == rest.size()))
+      return makeError("agent '" + text + "': search:N[:PATH] needs N in 1.." +
+                       std::to_string(kMaxEpisodes) +
+                       " measured schedules (and PATH a policy file)");
     spec.kind = Kind::Search;
     spec.episodes = *n;
+    if (colon != std::string::npos)
+      spec.policyPath = rest.substr(colon + 1);
     return spec;
   }
   if (startsWith(text, kRandomTime) && choices.timed) {

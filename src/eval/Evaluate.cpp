@@ -2,6 +2,7 @@
 
 #include "rlopt/agent/RandomSearch.h"
 #include "rlopt/agent/linalg/PolicyRunner.h"
+#include "rlopt/agent/linalg/TrainedEnv.h"
 #include "rlopt/costmodel/ScheduleSearch.h"
 #include "rlopt/eval/ExternalBaselines.h"
 #include "rlopt/linalg/Context.h"
@@ -62,8 +63,7 @@ nlohmann::json BenchmarkResult::externalsJson() const {
 /// What an agent needs loaded once for all benchmarks: a policy with the
 /// environment process it acts in, or the cost model of search:N.
 struct LoadedAgent {
-  std::unique_ptr<agent::EnvServer> server;
-  std::unique_ptr<agent::LinalgPolicy> policy;
+  agent::RunningPolicy policy;
   std::optional<costmodel::CostModel> costModel;
 };
 
@@ -81,8 +81,9 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
   linalg::Schedule schedule;
   switch (options.agent.kind) {
   case AgentSpec::Kind::Policy: {
-    auto episode = agent::runPolicyEpisode(*loaded->server, *loaded->policy,
-                                           benchmark.path, true, options.seed);
+    auto episode =
+        agent::runPolicyEpisode(*loaded->policy.server, *loaded->policy.policy,
+                                benchmark.path, true, options.seed);
     if (!episode) {
       result.error = episode.error().message;
       return;
@@ -108,6 +109,18 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
     search.heuristic = heuristicOptions(options);
     if (loaded->costModel)
       search.model = &*loaded->costModel;
+    if (loaded->policy.policy) {
+      auto proposed = agent::proposePolicySchedules(
+          *loaded->policy.server, *loaded->policy.policy, benchmark.path,
+          agent::kSearchPolicySamples, options.seed);
+      if (!proposed) {
+        result.error = proposed.error().message;
+        return;
+      }
+      for (const std::string &text : *proposed)
+        if (auto parsed = linalg::parseSchedule(text))
+          search.proposals.push_back(*parsed);
+    }
     auto found =
         costmodel::searchSchedule(program, search, options.env.measure, cache);
     if (!found) {
@@ -180,27 +193,24 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
          const EvalOptions &options, const std::function<void()> &onReady,
          const std::function<void(size_t, const BenchmarkResult &)> &onDone) {
   std::vector<BenchmarkResult> results;
-  // The policy's environment process forks before LibTorch starts.
   LoadedAgent loaded;
-  std::string agentError;
-  if (options.agent.kind == AgentSpec::Kind::Policy) {
-    linalg::EnvConfig envConfig = options.env;
-    auto server = agent::EnvServer::spawn([envConfig] {
-      return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
-    });
-    if (!server) {
-      agentError = server.error().message;
-    } else {
-      loaded.server = std::make_unique<agent::EnvServer>(std::move(*server));
-      auto policy = agent::LinalgPolicy::load(
-          options.agent.policyPath,
-          linalg::LinalgEnv(envConfig).actionLayout());
-      if (!policy) {
-        loaded.server->close();
-        return policy.error();
-      }
-      loaded.policy = std::move(*policy);
+  if (options.agent.kind == AgentSpec::Kind::Policy ||
+      (options.agent.kind == AgentSpec::Kind::Search &&
+       !options.agent.policyPath.empty())) {
+    linalg::EnvConfig env = options.env;
+    if (options.agent.kind == AgentSpec::Kind::Search) {
+      // The policy proposes in the settings it was trained with, and its
+      // episodes measure nothing: the search measures what it picks.
+      auto trained = agent::withTrainedActions(options.agent.policyPath, env);
+      if (!trained)
+        return trained.error();
+      env = *trained;
+      env.reward = linalg::RewardMode::None;
     }
+    auto running = agent::startPolicy(options.agent.policyPath, env);
+    if (!running)
+      return running.error();
+    loaded.policy = std::move(*running);
   }
   if (options.agent.kind == AgentSpec::Kind::Search &&
       !options.costModelPath.empty()) {
@@ -226,16 +236,12 @@ evaluate(const std::vector<EvalBenchmark> &benchmarks,
       result.error = program.error().message;
     else if (!cache)
       result.error = opened.error().message;
-    else if (!agentError.empty())
-      result.error = agentError;
     else
       runAgent(benchmarks[i], options, *program, cache.get(), &loaded, result);
     if (onDone)
       onDone(i, result);
     results.push_back(std::move(result));
   }
-  if (loaded.server)
-    loaded.server->close();
   return results;
 }
 

@@ -59,9 +59,11 @@ Result<EnvConfig> EnvConfig::fromJson(const nlohmann::json &json,
     c.reward = RewardMode::Final;
   else if (reward == "per_step")
     c.reward = RewardMode::PerStep;
+  else if (reward == "none")
+    c.reward = RewardMode::None;
   else
-    return fail("reward: expected \"final\" or \"per_step\", got \"" + reward +
-                "\"");
+    return fail("reward: expected \"final\", \"per_step\" or \"none\", got \"" +
+                reward + "\"");
   if (c.interchange != "pointers" && c.interchange != "enumerated")
     return fail("interchange: expected \"pointers\" or \"enumerated\", got \"" +
                 c.interchange + "\"");
@@ -112,8 +114,10 @@ Result<EnvConfig> EnvConfig::load(const std::string &path) {
 }
 
 nlohmann::json EnvConfig::toJson() const {
-  JsonForm form{*this, reward == RewardMode::Final ? "final" : "per_step",
-                measure.limits.memoryBytes >> 20};
+  const char *rewardWord = reward == RewardMode::Final     ? "final"
+                           : reward == RewardMode::PerStep ? "per_step"
+                                                           : "none";
+  JsonForm form{*this, rewardWord, measure.limits.memoryBytes >> 20};
   return configToJson(form,
                       [](JsonForm &f, auto &&visit) { visitFields(f, visit); });
 }

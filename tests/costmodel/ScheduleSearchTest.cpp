@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <set>
@@ -76,6 +77,33 @@ TEST(ProposeCandidates, HeuristicFirstThenDistinct) {
   ASSERT_TRUE(again.ok());
   for (size_t i = 0; i < candidates->size(); ++i)
     EXPECT_EQ((*again)[i].schedule.str(), (*candidates)[i].schedule.str());
+}
+
+TEST(ProposeCandidates, APolicysGreedyScheduleIsMeasuredSecond) {
+  auto program = loadFixture("matmul");
+  ASSERT_TRUE(program.ok());
+  linalg::Schedule heuristic = linalg::heuristicSchedule(*program);
+  std::mt19937_64 rng(11);
+  std::vector<linalg::Schedule> proposals;
+  for (int i = 0; i < 50 && proposals.size() < 2; ++i) {
+    auto mutant = linalg::mutateSchedule(*program, heuristic, rng);
+    if (mutant && (proposals.empty() || mutant->str() != proposals[0].str()))
+      proposals.push_back(*mutant);
+  }
+  ASSERT_EQ(proposals.size(), 2u);
+  SearchOptions options;
+  options.generations = 1;
+  options.proposals = proposals;
+  auto candidates = proposeCandidates(*program, options);
+  ASSERT_TRUE(candidates.ok()) << candidates.error().message;
+  ASSERT_GE(candidates->size(), 3u);
+  EXPECT_EQ((*candidates)[0].schedule.str(), heuristic.str());
+  EXPECT_EQ((*candidates)[1].schedule.str(), proposals[0].str());
+  // The other proposals join the population.
+  EXPECT_TRUE(std::any_of(candidates->begin(), candidates->end(),
+                          [&](const Candidate &c) {
+                            return c.schedule.str() == proposals[1].str();
+                          }));
 }
 
 TEST(SearchSchedule, MeasuredCandidatesBecomeCostModelSamples) {

@@ -62,7 +62,7 @@ TEST(AgentSpecTest, UnknownAgentsListWhatTheEvaluationOffers) {
   ASSERT_FALSE(linalg);
   EXPECT_EQ(linalg.error().message,
             "unknown agent 'random-time:5' (expected naive, heuristic, "
-            "random:N, search:N, or policy:PATH)");
+            "random:N, search:N, search:N:PATH, or policy:PATH)");
   EXPECT_EQ(errorOf("policy:"),
             "unknown agent 'policy:' (expected Oz, O3, greedy, random:N, "
             "random-time:SECONDS, or policy:PATH)");
@@ -74,12 +74,22 @@ TEST(AgentSpecTest, SearchIsLinalgsAndCountsMeasuredSchedules) {
   EXPECT_EQ(search->kind, AgentSpec::Kind::Search);
   EXPECT_EQ(search->episodes, 8);
   EXPECT_EQ(search->name(), "search:8");
-  for (const char *text : {"search:0", "search:x", "search:", "search:1e400"}) {
+  EXPECT_TRUE(search->policyPath.empty());
+  // With a policy, its proposals join the search.
+  auto guided = AgentSpec::parse("search:8:runs/a:b/policy.pt");
+  ASSERT_TRUE(guided) << guided.error().message;
+  EXPECT_EQ(guided->kind, AgentSpec::Kind::Search);
+  EXPECT_EQ(guided->episodes, 8);
+  EXPECT_EQ(guided->policyPath, "runs/a:b/policy.pt");
+  EXPECT_EQ(guided->name(), "search:8:runs/a:b/policy.pt");
+  for (const char *text : {"search:0", "search:x", "search:", "search:1e400",
+                           "search:8:", "search:x:p.pt"}) {
     auto bad = AgentSpec::parse(text);
     ASSERT_FALSE(bad) << text;
     EXPECT_EQ(bad.error().message,
               std::string("agent '") + text +
-                  "': search:N needs N in 1..1000000 measured schedules");
+                  "': search:N[:PATH] needs N in 1..1000000 measured "
+                  "schedules (and PATH a policy file)");
   }
   // Pass ordering has no cost model: search:N is not among its agents.
   EXPECT_NE(errorOf("search:8").find("unknown agent"), std::string::npos);

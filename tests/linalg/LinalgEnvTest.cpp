@@ -232,6 +232,28 @@ TEST(LinalgEnv, RandomMaskedEpisodesFinishWithAMeasuredReward) {
   }
 }
 
+TEST(LinalgEnv, RewardNoneProposesSchedulesWithoutMeasuring) {
+  EnvConfig config = fastConfig();
+  config.reward = RewardMode::None;
+  LinalgEnv env(config);
+  uint64_t rng = 3;
+  for (int episode = 0; episode < 4; ++episode) {
+    Observation obs = env.reset({kMatmulRelu}, episode);
+    ASSERT_FALSE(env.lastError());
+    StepResult r;
+    int steps = 0;
+    do {
+      r = env.step(agent::sampleMaskedAction(obs, rng));
+      EXPECT_EQ(r.reward, 0);
+      EXPECT_FALSE(r.info.contains("measurement")) << r.info.dump();
+      obs = r.obs;
+      ASSERT_LT(++steps, 200);
+    } while (!r.terminated);
+    ASSERT_TRUE(r.info.contains("schedule"));
+    EXPECT_EQ(r.info["schedule"].get<std::string>(), env.schedule().str());
+  }
+}
+
 TEST(LinalgEnv, BadBenchmarkIsReportedOnReset) {
   LinalgEnv env(fastConfig());
   Observation obs = env.reset({"file:///nonexistent/x.mlir"}, 0);
@@ -267,4 +289,13 @@ TEST(EnvConfig, RejectsUnknownKeysAndWrongTypes) {
   auto again = EnvConfig::fromJson(good->toJson(), "c.json");
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->toJson(), good->toJson());
+  auto none = EnvConfig::fromJson({{"reward", "none"}}, "c.json");
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->reward, RewardMode::None);
+  EXPECT_EQ(none->toJson()["reward"], "none");
+  auto badReward = EnvConfig::fromJson({{"reward", "speed"}}, "c.json");
+  ASSERT_FALSE(badReward.ok());
+  EXPECT_EQ(badReward.error().message,
+            "c.json: reward: expected \"final\", \"per_step\" or \"none\", "
+            "got \"speed\"");
 }

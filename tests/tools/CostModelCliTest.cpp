@@ -20,6 +20,24 @@ void expectOneLineUsageError(const RunResult &run, const std::string &what) {
   EXPECT_NE(run.err.find(what), std::string::npos) << run.err;
 }
 
+TEST(CostModelCli, SearchWithAPolicyMeasuresItsProposals) {
+  ScratchDir scratch;
+  std::string db = (scratch / "cache.sqlite").string();
+  RunResult search = runRlopt(
+      {"optimize", fixturePath("matmul"), "--budget", "3", "--cost-model",
+       "none", "--policy",
+       std::string(RLOPT_TEST_DATA) + "/../../data/policies/default.pt", "--db",
+       db, "--json"},
+      scratch.path());
+  ASSERT_EQ(search.exitCode, 0) << search.err;
+  auto json = nlohmann::json::parse(search.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << search.out;
+  EXPECT_TRUE(json["correct"].get<bool>());
+  EXPECT_EQ(json["budget"], 3);
+  EXPECT_TRUE(
+      rlopt::linalg::parseSchedule(json["schedule"].get<std::string>()).ok());
+}
+
 TEST(CostModelCli, SearchFillsTheCacheTheModelLearnsFromIt) {
   ScratchDir scratch;
   std::string db = (scratch / "cache.sqlite").string();
@@ -120,9 +138,13 @@ TEST(CostModelCli, WrongInputsAreOneLineUsageErrors) {
                                    scratch.path()),
                           missing);
   expectOneLineUsageError(runRlopt({"optimize", fixturePath("add"), "--budget",
-                                    "2", "--policy", "p.pt"},
+                                    "2", "--search", "3"},
                                    scratch.path()),
                           "--budget");
+  expectOneLineUsageError(runRlopt({"optimize", fixturePath("add"), "--budget",
+                                    "2", "--policy", "missing.pt"},
+                                   scratch.path()),
+                          "missing.pt");
   expectOneLineUsageError(
       runRlopt({"optimize", fixturePath("add"), "--cost-model", "none"},
                scratch.path()),

@@ -3,7 +3,8 @@
 //                [--budget N [--cost-model M|none]]
 // Runs the policy greedily on the program (and optionally N sampled
 // schedules), or with --budget the cost model's search measuring N
-// schedules; keeps the best correct schedule.
+// schedules (with --policy, the policy's proposals among its candidates);
+// keeps the best correct schedule.
 #include "Args.h"
 #include "Commands.h"
 #include "CostModelOption.h"
@@ -27,39 +28,32 @@ namespace rlopt::tool {
 
 namespace {
 
-/// The policy's greedy schedule and `samples` sampled ones; the best. On
-/// failure `code` says whether the input was wrong or a run failed.
-Result<agent::PolicyEpisode> runPolicy(const Args &args,
-                                       const std::string &file, long samples,
-                                       long threads, long seed, int &code) {
+/// `--policy` (the shipped one by default) in an environment with the
+/// action settings it was trained with and `reward`.
+Result<agent::RunningPolicy> startPolicy(const Args &args, long threads,
+                                         linalg::RewardMode reward) {
   std::string policyPath =
       args.get("policy", std::string(RLOPT_DATA_DIR) + "/policies/default.pt");
-  // The environment process forks before LibTorch starts.
   linalg::EnvConfig envConfig;
   envConfig.measure.threads = threads;
   if (args.has("db"))
     envConfig.cachePath = args.get("db");
-  // The policy runs with the action settings it was trained with.
   auto trained = agent::withTrainedActions(policyPath, envConfig);
   if (!trained)
     return makeError("optimize: " + trained.error().message);
-  envConfig = *trained;
-  auto server = agent::EnvServer::spawn([envConfig] {
-    return std::unique_ptr<Env>(new linalg::LinalgEnv(envConfig));
-  });
-  if (!server) {
-    code = ExitFailure;
-    return makeError(server.error().message);
-  }
-  auto policy = agent::LinalgPolicy::load(
-      policyPath, linalg::LinalgEnv(envConfig).actionLayout());
-  if (!policy) {
-    server->close();
-    return policy.error();
-  }
-  auto found =
-      agent::bestPolicySchedule(*server, **policy, file, samples, seed);
-  server->close();
+  trained->reward = reward;
+  return agent::startPolicy(policyPath, *trained);
+}
+
+/// The policy's greedy schedule and `samples` sampled ones, the best.
+Result<agent::PolicyEpisode> runPolicy(const Args &args,
+                                       const std::string &file, long samples,
+                                       long threads, long seed) {
+  auto running = startPolicy(args, threads, linalg::RewardMode::Final);
+  if (!running)
+    return running.error();
+  auto found = agent::bestPolicySchedule(*running->server, *running->policy,
+                                         file, samples, seed);
   if (!found)
     return makeError(file + ": " + found.error().message);
   return found;
@@ -73,6 +67,15 @@ Result<agent::PolicyEpisode> searchWithCostModel(const Args &args,
   auto modelPath = costModelPath(args.get("cost-model", ""));
   if (!modelPath)
     return makeError("optimize: " + modelPath.error().message);
+  // With --policy, the policy's proposals join the search; its episodes
+  // measure nothing.
+  std::optional<agent::RunningPolicy> running;
+  if (args.has("policy")) {
+    auto started = startPolicy(args, threads, linalg::RewardMode::None);
+    if (!started)
+      return started.error();
+    running = std::move(*started);
+  }
   std::optional<costmodel::CostModel> model;
   if (!modelPath->empty()) {
     auto loaded = costmodel::CostModel::load(*modelPath);
@@ -93,6 +96,18 @@ Result<agent::PolicyEpisode> searchWithCostModel(const Args &args,
   search.heuristic.threads = static_cast<int>(threads);
   if (model)
     search.model = &*model;
+  if (running) {
+    auto proposed = agent::proposePolicySchedules(
+        *running->server, *running->policy, file, agent::kSearchPolicySamples,
+        static_cast<uint64_t>(seed));
+    if (!proposed) {
+      code = ExitFailure;
+      return makeError(file + ": " + proposed.error().message);
+    }
+    for (const std::string &text : *proposed)
+      if (auto parsed = linalg::parseSchedule(text))
+        search.proposals.push_back(*parsed);
+  }
   linalg::MeasureOptions measure;
   measure.threads = static_cast<int>(threads);
   auto found =
@@ -129,16 +144,16 @@ int runOptimize(int argc, char **argv) {
   long budget = args.getInt("budget", 8, 1, 100000, error);
   if (!error.empty())
     return fail("optimize: " + error);
-  if (args.has("budget") && (args.has("policy") || args.has("search")))
+  if (args.has("budget") && args.has("search"))
     return fail("optimize: --budget searches with the cost model; it does "
-                "not take --policy or --search");
+                "not take --search (--policy adds the policy's proposals)");
   if (args.has("cost-model") && !args.has("budget"))
     return fail("optimize: --cost-model needs --budget N");
   int code = ExitUsage;
   auto found =
       args.has("budget")
           ? searchWithCostModel(args, file, budget, threads, seed, code)
-          : runPolicy(args, file, search, threads, seed, code);
+          : runPolicy(args, file, search, threads, seed);
   if (!found)
     return fail(found.error().message, code);
   const agent::PolicyEpisode &best = *found;

@@ -20,6 +20,10 @@ struct SearchOptions {
   /// Scores candidates; null: candidates are measured in random order (how
   /// a first cost model's training data is gathered).
   const CostModel *model = nullptr;
+  /// A policy's schedules, its greedy one first (proposePolicySchedules):
+  /// they join the population and are mutated like the heuristic's, and the
+  /// greedy one is measured right after the heuristic's.
+  std::vector<linalg::Schedule> proposals;
 };
 
 struct Candidate {
@@ -31,8 +35,8 @@ struct Candidate {
 /// schedules for nearby machines seed a population; each round mutates the
 /// best-scored and keeps every distinct schedule that applies. Returns
 /// every candidate found, best-scored first, except that the host's
-/// heuristic schedule always comes first: search never measures worse than
-/// the heuristic.
+/// heuristic schedule always comes first, and the policy's greedy schedule
+/// (the first proposal) second: search never measures worse than either.
 Result<std::vector<Candidate>> proposeCandidates(const linalg::Program &program,
                                                  const SearchOptions &options);
 

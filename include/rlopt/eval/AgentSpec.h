@@ -26,6 +26,7 @@ struct AgentChoices {
 ///   guided:K:PATH  guided search (pass ordering): the policy's greedy
 ///                  episode and K-1 episodes sampled from it; the best kept
 ///   search:N       cost-model-guided search (Linalg): N schedules measured
+///   search:N:PATH  the same, with the policy's proposals in the population
 struct AgentSpec {
   enum class Kind {
     Fixed,
@@ -38,8 +39,9 @@ struct AgentSpec {
   /// Kind::Random: episodes of random search; Kind::Policy: episodes of the
   /// policy (1: greedy only); Kind::Search: schedules measured.
   int64_t episodes = 0;
-  double seconds = 0;     ///< Kind::RandomTime
-  std::string policyPath; ///< Kind::Policy
+  double seconds = 0; ///< Kind::RandomTime
+  /// Kind::Policy; Kind::Search: the policy proposing schedules, if any.
+  std::string policyPath;
 
   /// The spec as it is written on the command line.
   std::string name() const;

@@ -14,6 +14,9 @@ namespace rlopt::linalg {
 enum class RewardMode {
   Final,   ///< log speedup once, at the end of the episode (paper default)
   PerStep, ///< log(speedup_t / speedup_{t-1}) after every change
+  /// Nothing measured, reward 0: episodes only propose schedules (a
+  /// policy's candidates for search).
+  None,
 };
 
 /// Every knob of the Linalg environment. Defaults are documented in the

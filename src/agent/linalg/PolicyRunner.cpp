@@ -1,8 +1,31 @@
 #include "rlopt/agent/linalg/PolicyRunner.h"
 
 #include "rlopt/agent/linalg/Batch.h"
+#include "rlopt/linalg/LinalgEnv.h"
+
+#include <algorithm>
 
 namespace rlopt::agent {
+
+RunningPolicy::~RunningPolicy() {
+  if (server)
+    server->close();
+}
+
+Result<RunningPolicy> startPolicy(const std::string &path,
+                                  const linalg::EnvConfig &env) {
+  auto server = EnvServer::spawn(
+      [env] { return std::unique_ptr<Env>(new linalg::LinalgEnv(env)); });
+  if (!server)
+    return server.error();
+  RunningPolicy running;
+  running.server = std::make_unique<EnvServer>(std::move(*server));
+  auto policy = LinalgPolicy::load(path, linalg::LinalgEnv(env).actionLayout());
+  if (!policy)
+    return policy.error();
+  running.policy = std::move(*policy);
+  return running;
+}
 
 Result<PolicyEpisode> runPolicyEpisode(EnvServer &server, LinalgPolicy &policy,
                                        const std::string &program, bool greedy,
@@ -56,6 +79,23 @@ Result<PolicyEpisode> bestPolicySchedule(EnvServer &server,
       best = sampled;
   }
   return best;
+}
+
+Result<std::vector<std::string>>
+proposePolicySchedules(EnvServer &server, LinalgPolicy &policy,
+                       const std::string &program, int samples, uint64_t seed) {
+  std::vector<std::string> schedules;
+  for (int i = 0; i <= samples; ++i) {
+    auto episode = runPolicyEpisode(server, policy, program, i == 0, seed + i);
+    if (!episode)
+      return episode.error();
+    if (!episode->error.empty())
+      continue;
+    if (std::find(schedules.begin(), schedules.end(), episode->schedule) ==
+        schedules.end())
+      schedules.push_back(episode->schedule);
+  }
+  return schedules;
 }
 
 } // namespace rlopt::agent
