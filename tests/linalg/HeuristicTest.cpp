@@ -138,6 +138,24 @@ TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {
   EXPECT_EQ(names.back(), "vectorize");
 }
 
+TEST(Heuristic, TransposedInputsAreTiledInBlocksOfVectors) {
+  // 64x32 <- 32x64: both loops by a vector's lanes, so that each block
+  // reads and writes whole vectors and transposes them in registers.
+  EXPECT_EQ(registerTile(stepsFor("transpose", "op0", avx512())),
+            Sizes({16, 16}));
+  EXPECT_EQ(registerTile(stepsFor("transpose", "op0", avx2())), Sizes({8, 8}));
+  // NHWC -> NCHW: C (the input's rows) and W (the output's); 8 pixels is
+  // the widest vector that divides W.
+  EXPECT_EQ(registerTile(stepsFor("transpose_nhwc_to_nchw", "op0", avx512())),
+            Sizes({1, 16, 1, 8}));
+  EXPECT_EQ(registerTile(stepsFor("transpose_nhwc_to_nchw", "op0", avx2())),
+            Sizes({1, 8, 1, 8}));
+  // A broadcast input (a bias per column) is not a transposed one: the
+  // usual block of 8 rows of whole vectors.
+  EXPECT_EQ(registerTile(stepsFor("bias_add", "op0", avx512())),
+            Sizes({8, 48}));
+}
+
 TEST(Heuristic, SizesForTheHostsVectorUnitByDefault) {
   const measure::MachineInfo &host = measure::hostMachine();
   std::string flags = " " + host.isaFlags + " ";

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <random>
 
@@ -61,6 +62,24 @@ Action actionFor(const Observation &obs, const std::string &kind) {
   }
   action.values[0] = kindIndex(kind);
   return action;
+}
+
+/// Plays one episode of masked random actions on kMatmulRelu, showing each
+/// step to `check`; returns the last step.
+StepResult randomEpisode(LinalgEnv &env, uint64_t seed, uint64_t &rng,
+                         const std::function<void(const StepResult &)> &check) {
+  Observation obs = env.reset({kMatmulRelu}, seed);
+  EXPECT_FALSE(env.lastError());
+  StepResult r;
+  for (int steps = 0; steps < 200; ++steps) {
+    r = env.step(agent::sampleMaskedAction(obs, rng));
+    check(r);
+    if (r.terminated)
+      return r;
+    obs = r.obs;
+  }
+  ADD_FAILURE() << "no end after 200 steps: " << env.schedule().str();
+  return r;
 }
 
 } // namespace
@@ -208,17 +227,10 @@ TEST(LinalgEnv, RandomMaskedEpisodesFinishWithAMeasuredReward) {
   LinalgEnv env(fastConfig());
   uint64_t rng = 7;
   for (int episode = 0; episode < 8; ++episode) {
-    Observation obs = env.reset({kMatmulRelu}, episode);
-    ASSERT_FALSE(env.lastError());
-    StepResult r;
-    int steps = 0;
-    do {
-      r = env.step(agent::sampleMaskedAction(obs, rng));
-      ASSERT_FALSE(r.info.contains("error"))
-          << "schedule " << env.schedule().str() << ": " << r.info.dump();
-      obs = r.obs;
-      ASSERT_LT(++steps, 200);
-    } while (!r.terminated);
+    StepResult r = randomEpisode(env, episode, rng, [&](const StepResult &s) {
+      EXPECT_FALSE(s.info.contains("error"))
+          << "schedule " << env.schedule().str() << ": " << s.info.dump();
+    });
     ASSERT_TRUE(r.info.contains("measurement")) << r.info.dump();
     EXPECT_TRUE(r.info["measurement"]["correct"].get<bool>());
     double speedup = r.info["measurement"]["speedup"].get<double>();
@@ -238,17 +250,10 @@ TEST(LinalgEnv, RewardNoneProposesSchedulesWithoutMeasuring) {
   LinalgEnv env(config);
   uint64_t rng = 3;
   for (int episode = 0; episode < 4; ++episode) {
-    Observation obs = env.reset({kMatmulRelu}, episode);
-    ASSERT_FALSE(env.lastError());
-    StepResult r;
-    int steps = 0;
-    do {
-      r = env.step(agent::sampleMaskedAction(obs, rng));
-      EXPECT_EQ(r.reward, 0);
-      EXPECT_FALSE(r.info.contains("measurement")) << r.info.dump();
-      obs = r.obs;
-      ASSERT_LT(++steps, 200);
-    } while (!r.terminated);
+    StepResult r = randomEpisode(env, episode, rng, [](const StepResult &s) {
+      EXPECT_EQ(s.reward, 0);
+      EXPECT_FALSE(s.info.contains("measurement")) << s.info.dump();
+    });
     ASSERT_TRUE(r.info.contains("schedule"));
     EXPECT_EQ(r.info["schedule"].get<std::string>(), env.schedule().str());
   }

@@ -65,7 +65,8 @@ INSTANTIATE_TEST_SUITE_P(Forms, ProgramFormTest,
                          ::testing::Values("matmul_into_argument",
                                            "add_into_argument", "relu_in_place",
                                            "two_results", "conv_padded",
-                                           "slices", "generic_projected"));
+                                           "slices", "generic_projected",
+                                           "transpose_nhwc_to_nchw"));
 
 /// Half-precision programs measure correct where the CPU converts the type
 /// in hardware, and are refused with the missing feature named elsewhere.

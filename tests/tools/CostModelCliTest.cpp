@@ -20,6 +20,17 @@ void expectOneLineUsageError(const RunResult &run, const std::string &what) {
   EXPECT_NE(run.err.find(what), std::string::npos) << run.err;
 }
 
+/// `optimize --budget N --json` succeeded with a correct schedule.
+void expectCorrectSearch(const RunResult &search, int budget) {
+  ASSERT_EQ(search.exitCode, 0) << search.err;
+  auto json = nlohmann::json::parse(search.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << search.out;
+  EXPECT_TRUE(json["correct"].get<bool>());
+  EXPECT_EQ(json["budget"], budget);
+  EXPECT_TRUE(
+      rlopt::linalg::parseSchedule(json["schedule"].get<std::string>()).ok());
+}
+
 TEST(CostModelCli, SearchWithAPolicyMeasuresItsProposals) {
   ScratchDir scratch;
   std::string db = (scratch / "cache.sqlite").string();
@@ -29,13 +40,7 @@ TEST(CostModelCli, SearchWithAPolicyMeasuresItsProposals) {
        std::string(RLOPT_TEST_DATA) + "/../../data/policies/default.pt", "--db",
        db, "--json"},
       scratch.path());
-  ASSERT_EQ(search.exitCode, 0) << search.err;
-  auto json = nlohmann::json::parse(search.out, nullptr, false);
-  ASSERT_FALSE(json.is_discarded()) << search.out;
-  EXPECT_TRUE(json["correct"].get<bool>());
-  EXPECT_EQ(json["budget"], 3);
-  EXPECT_TRUE(
-      rlopt::linalg::parseSchedule(json["schedule"].get<std::string>()).ok());
+  expectCorrectSearch(search, 3);
 }
 
 TEST(CostModelCli, SearchFillsTheCacheTheModelLearnsFromIt) {
@@ -47,13 +52,7 @@ TEST(CostModelCli, SearchFillsTheCacheTheModelLearnsFromIt) {
         runRlopt({"optimize", fixturePath(fixture), "--budget", "3",
                   "--cost-model", "none", "--db", db, "--json"},
                  scratch.path());
-    ASSERT_EQ(search.exitCode, 0) << search.err;
-    auto json = nlohmann::json::parse(search.out, nullptr, false);
-    ASSERT_FALSE(json.is_discarded()) << search.out;
-    EXPECT_TRUE(json["correct"].get<bool>());
-    EXPECT_EQ(json["budget"], 3);
-    EXPECT_TRUE(
-        rlopt::linalg::parseSchedule(json["schedule"].get<std::string>()).ok());
+    expectCorrectSearch(search, 3);
   }
 
   RunResult train = runRlopt({"costmodel", "train", "--db", db, "--out", model,
