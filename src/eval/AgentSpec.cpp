@@ -14,6 +14,7 @@ constexpr const char *kRandom = "random:";
 constexpr const char *kRandomTime = "random-time:";
 constexpr const char *kPolicy = "policy:";
 constexpr const char *kGuided = "guided:";
+constexpr const char *kGuidedTime = "guided-time:";
 constexpr const char *kSearch = "search:";
 /// More episodes or seconds than any evaluation here needs; the bound also
 /// keeps `inf`, `1e400` and overflowing counts out.
@@ -32,7 +33,7 @@ std::string expected(const AgentChoices &choices) {
   if (choices.timed)
     list += "random-time:SECONDS, ";
   if (choices.guided)
-    list += "guided:K:PATH, ";
+    list += "guided:K:PATH, guided-time:SECONDS:PATH, ";
   if (choices.searched)
     list += "search:N, search:N:PATH, ";
   return list + "or policy:PATH";
@@ -48,6 +49,16 @@ std::optional<int64_t> parseCount(const std::string &text) {
   return n;
 }
 
+/// `text` as seconds in (0, kMaxSeconds], if it is that.
+std::optional<double> parseSeconds(const std::string &text) {
+  char *end = nullptr;
+  double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !std::isfinite(seconds) || seconds <= 0 ||
+      seconds > kMaxSeconds)
+    return std::nullopt;
+  return seconds;
+}
+
 } // namespace
 
 std::string AgentSpec::name() const {
@@ -61,6 +72,10 @@ std::string AgentSpec::name() const {
     std::snprintf(seconds, sizeof(seconds), "%g", this->seconds);
     return kRandomTime + std::string(seconds);
   case Kind::Policy:
+    if (this->seconds > 0) {
+      std::snprintf(seconds, sizeof(seconds), "%g", this->seconds);
+      return kGuidedTime + std::string(seconds) + ":" + policyPath;
+    }
     if (episodes > 1)
       return kGuided + std::to_string(episodes) + ":" + policyPath;
     return kPolicy + policyPath;
@@ -101,15 +116,26 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
     return spec;
   }
   if (startsWith(text, kRandomTime) && choices.timed) {
-    std::string value = text.substr(std::string(kRandomTime).size());
-    char *end = nullptr;
-    double seconds = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end || !std::isfinite(seconds) || seconds <= 0 ||
-        seconds > kMaxSeconds)
+    auto seconds = parseSeconds(text.substr(std::string(kRandomTime).size()));
+    if (!seconds)
       return makeError("agent '" + text +
                        "': random-time:SECONDS needs SECONDS in (0, 86400]");
     spec.kind = Kind::RandomTime;
-    spec.seconds = seconds;
+    spec.seconds = *seconds;
+    return spec;
+  }
+  if (startsWith(text, kGuidedTime) && choices.guided) {
+    std::string rest = text.substr(std::string(kGuidedTime).size());
+    size_t colon = rest.find(':');
+    auto seconds = parseSeconds(rest.substr(0, colon));
+    if (colon == std::string::npos || colon + 1 == rest.size() || !seconds)
+      return makeError("agent '" + text +
+                       "': guided-time:SECONDS:PATH needs SECONDS in "
+                       "(0, 86400] and a policy file");
+    spec.kind = Kind::Policy;
+    spec.episodes = 1;
+    spec.seconds = *seconds;
+    spec.policyPath = rest.substr(colon + 1);
     return spec;
   }
   if (startsWith(text, kPolicy) && text.size() > std::string(kPolicy).size()) {

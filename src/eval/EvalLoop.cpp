@@ -1,6 +1,7 @@
 // The agent loop shared by the pass-ordering evaluations.
 #include "rlopt/eval/EvalLoop.h"
 
+#include <chrono>
 #include <optional>
 #include <random>
 
@@ -18,10 +19,19 @@ loadPolicyAgent(const AgentSpec &agent, const Spaces &spaces) {
 
 Result<std::vector<Action>>
 policyActions(const agent::discrete::DiscretePolicy &policy, Env &env,
-              const BenchmarkRef &benchmark, uint64_t seed, int64_t episodes) {
+              const BenchmarkRef &benchmark, uint64_t seed, int64_t episodes,
+              double seconds) {
   std::mt19937_64 random(seed);
   std::optional<agent::discrete::GreedyEpisode> best;
-  for (int64_t i = 0; i < episodes; ++i) {
+  auto start = std::chrono::steady_clock::now();
+  auto more = [&](int64_t i) {
+    if (seconds <= 0)
+      return i < episodes;
+    std::chrono::duration<double> spent =
+        std::chrono::steady_clock::now() - start;
+    return i == 0 || spent.count() < seconds;
+  };
+  for (int64_t i = 0; more(i); ++i) {
     auto episode = agent::discrete::runGreedyEpisode(
         policy, env, benchmark, seed, 0, i == 0 ? nullptr : &random);
     if (!episode)

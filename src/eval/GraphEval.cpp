@@ -62,7 +62,8 @@ runAgent(graph::GraphEnv &env, const std::string &uri,
          const agent::discrete::DiscretePolicy *policy) {
   BenchmarkRef benchmark{uri};
   if (policy)
-    return policyActions(*policy, env, benchmark, options.seed, agent.episodes);
+    return policyActions(*policy, env, benchmark, options.seed, agent.episodes,
+                         agent.seconds);
   if (agent.is("greedy")) {
     auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
     if (!found)

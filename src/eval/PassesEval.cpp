@@ -59,7 +59,8 @@ runAgent(passes::PassesEnv &env, const std::string &uri,
          const agent::discrete::DiscretePolicy *policy) {
   BenchmarkRef benchmark{uri};
   if (policy)
-    return policyActions(*policy, env, benchmark, options.seed, agent.episodes);
+    return policyActions(*policy, env, benchmark, options.seed, agent.episodes,
+                         agent.seconds);
   if (agent.kind == AgentSpec::Kind::Random ||
       agent.kind == AgentSpec::Kind::RandomTime) {
     agent::SearchBudget budget;

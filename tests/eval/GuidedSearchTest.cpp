@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 using namespace rlopt;
 using namespace rlopt::eval;
 using rlopt::agent::discrete::DiscretePolicy;
@@ -93,4 +95,52 @@ TEST(GuidedSearch, AgentSpecNamesEpisodesAndPolicy) {
   }
   // The Linalg evaluation does not offer it.
   EXPECT_FALSE(AgentSpec::parse("guided:4:p.pt"));
+}
+
+TEST(GuidedSearch, AgentSpecNamesSecondsAndPolicy) {
+  AgentChoices passes = {{"Oz", "O3", "greedy"}, true, true};
+  auto spec = AgentSpec::parse("guided-time:60:runs/a:b/policy.pt", passes);
+  ASSERT_TRUE(spec) << spec.error().message;
+  EXPECT_EQ(spec->kind, AgentSpec::Kind::Policy);
+  EXPECT_EQ(spec->seconds, 60);
+  EXPECT_EQ(spec->policyPath, "runs/a:b/policy.pt");
+  EXPECT_EQ(spec->name(), "guided-time:60:runs/a:b/policy.pt");
+  EXPECT_EQ(AgentSpec::parse("guided-time:0.5:p.pt", passes)->name(),
+            "guided-time:0.5:p.pt");
+  EXPECT_EQ(policyPathOf("guided-time:2:p.pt"), "p.pt");
+  for (const char *bad : {"guided-time:0:p.pt", "guided-time:60",
+                          "guided-time:60:", "guided-time:x:p.pt",
+                          "guided-time:inf:p.pt", "guided-time:1e400:p.pt",
+                          "guided-time:-1:p.pt", "guided-time:90000:p.pt"}) {
+    auto parsed = AgentSpec::parse(bad, passes);
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_EQ(parsed.error().message,
+              std::string("agent '") + bad +
+                  "': guided-time:SECONDS:PATH needs SECONDS in (0, 86400] "
+                  "and a policy file");
+  }
+  EXPECT_FALSE(AgentSpec::parse("guided-time:4:p.pt"));
+}
+
+TEST(GuidedSearch, ATimeBudgetSamplesUntilItIsSpent) {
+  CounterEnv env;
+  DiscretePolicy policy = untrainedPolicy(env);
+  BenchmarkRef benchmark{"toy://a"};
+  auto start = std::chrono::steady_clock::now();
+  auto timed = policyActions(policy, env, benchmark, 0, 1, 0.2);
+  std::chrono::duration<double> spent =
+      std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(timed.ok()) << timed.error().message;
+  EXPECT_GE(spent.count(), 0.2);
+  EXPECT_LT(spent.count(), 5.0);
+  // Many episodes fit in 0.2 s of a toy environment: at least as good as
+  // 64 of them, and never worse than the greedy episode.
+  auto greedy = policyActions(policy, env, benchmark, 0, 1);
+  auto sampled = policyActions(policy, env, benchmark, 0, 64);
+  ASSERT_TRUE(greedy.ok() && sampled.ok());
+  EXPECT_GE(returnOf(env, benchmark, *timed),
+            returnOf(env, benchmark, *sampled));
+  EXPECT_GE(returnOf(env, benchmark, *timed),
+            returnOf(env, benchmark, *greedy));
+  EXPECT_EQ(env.maskedChoiceCount(), 0);
 }

@@ -127,7 +127,7 @@ const CommandGroup kPasses = {
      {"eval",
       "(--suite SUITE[:SPLIT],... [--split train|test|all] | URI...)\n"
       "--agent Oz|O3|greedy|random:N|random-time:SECONDS|policy:PATH|\n"
-      "guided:K:PATH\n"
+      "guided:K:PATH|guided-time:SECONDS:PATH\n"
       "--out DIR [--episode-length N]\n"
       "[--validation auto|run|replay | --no-validate] [--json]",
       "evaluate an agent on benchmarks", runPassesEval},
@@ -154,7 +154,7 @@ const CommandGroup kGraph = {
       "apply graph passes to a module", runGraphRun},
      {"eval",
       "--agent default|greedy|random:N|random-time:SECONDS|policy:PATH|\n"
-      "guided:K:PATH\n"
+      "guided:K:PATH|guided-time:SECONDS:PATH\n"
       "--out DIR [--split S] "
       "[--seed S] [--episode-length N] [--reward R]\n"
       "[--observation O] [--env-config C] [--shaping] [--json]",

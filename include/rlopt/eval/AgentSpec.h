@@ -23,8 +23,10 @@ struct AgentChoices {
 ///   random:N       the best of N episodes of masked random search
 ///   random-time:S  random search for S seconds (pass ordering only)
 ///   policy:PATH    a trained policy, run greedily
-///   guided:K:PATH  guided search (pass ordering): the policy's greedy
-///                  episode and K-1 episodes sampled from it; the best kept
+///   guided:K:PATH  guided search (pass ordering, graphs): the policy's
+///                  greedy episode and K-1 episodes sampled from it; the
+///                  best kept
+///   guided-time:S:PATH  the same, sampling until S seconds have passed
 ///   search:N       cost-model-guided search (Linalg): N schedules measured
 ///   search:N:PATH  the same, with the policy's proposals in the population
 struct AgentSpec {
@@ -39,7 +41,9 @@ struct AgentSpec {
   /// Kind::Random: episodes of random search; Kind::Policy: episodes of the
   /// policy (1: greedy only); Kind::Search: schedules measured.
   int64_t episodes = 0;
-  double seconds = 0; ///< Kind::RandomTime
+  /// Kind::RandomTime; Kind::Policy: guided search's time budget (0: by
+  /// episodes).
+  double seconds = 0;
   /// Kind::Policy; Kind::Search: the policy proposing schedules, if any.
   std::string policyPath;
 

@@ -25,12 +25,14 @@ loadPolicyAgent(const AgentSpec &agent, const Spaces &spaces);
 
 /// The actions `policy` takes greedily on `benchmark`; with `episodes` > 1,
 /// guided search: the greedy episode and `episodes` - 1 sampled from the
-/// policy, the one with the highest return kept (the shorter on a tie). An
-/// action that failed ends its episode; only the ones that ran are kept.
+/// policy, the one with the highest return kept (the shorter on a tie). With
+/// `seconds` > 0, episodes are sampled until that time has passed instead
+/// (the greedy one always runs). An action that failed ends its episode;
+/// only the ones that ran are kept.
 Result<std::vector<Action>>
 policyActions(const agent::discrete::DiscretePolicy &policy, Env &env,
               const BenchmarkRef &benchmark, uint64_t seed,
-              int64_t episodes = 1);
+              int64_t episodes = 1, double seconds = 0);
 
 /// Runs an agent with `run` (timed into `outcome.seconds`), names the actions
 /// it chose into `outcome.passes`, then replays them from the start of `uri`
