@@ -117,9 +117,7 @@ static void runAgent(const EvalBenchmark &benchmark, const EvalOptions &options,
         result.error = proposed.error().message;
         return;
       }
-      for (const std::string &text : *proposed)
-        if (auto parsed = linalg::parseSchedule(text))
-          search.proposals.push_back(*parsed);
+      search.proposals = std::move(*proposed);
     }
     auto found =
         costmodel::searchSchedule(program, search, options.env.measure, cache);

@@ -38,15 +38,13 @@ TEST(PolicyRunner, ProposalsAreDistinctGreedyFirstAndUnmeasured) {
                                          program, 15, 4);
   ASSERT_TRUE(proposed.ok()) << proposed.error().message;
   ASSERT_FALSE(proposed->empty());
-  EXPECT_EQ(proposed->front(), greedy->schedule);
+  EXPECT_EQ(proposed->front().str(), greedy->schedule);
   // An untrained policy samples broadly: a chain of four ops rarely gets
   // the same schedule twice.
   EXPECT_GT(proposed->size(), 1u);
   std::set<std::string> distinct;
-  for (const std::string &text : *proposed) {
-    EXPECT_TRUE(distinct.insert(text).second) << text;
-    EXPECT_TRUE(linalg::parseSchedule(text).ok()) << text;
-  }
+  for (const linalg::Schedule &schedule : *proposed)
+    EXPECT_TRUE(distinct.insert(schedule.str()).second) << schedule.str();
   EXPECT_LE(proposed->size(), 16u);
 
   // A policy file that does not load stops before any episode.

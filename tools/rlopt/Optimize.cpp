@@ -104,9 +104,7 @@ Result<agent::PolicyEpisode> searchWithCostModel(const Args &args,
       code = ExitFailure;
       return makeError(file + ": " + proposed.error().message);
     }
-    for (const std::string &text : *proposed)
-      if (auto parsed = linalg::parseSchedule(text))
-        search.proposals.push_back(*parsed);
+    search.proposals = std::move(*proposed);
   }
   linalg::MeasureOptions measure;
   measure.threads = static_cast<int>(threads);

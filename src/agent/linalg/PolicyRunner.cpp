@@ -81,19 +81,21 @@ Result<PolicyEpisode> bestPolicySchedule(EnvServer &server,
   return best;
 }
 
-Result<std::vector<std::string>>
+Result<std::vector<linalg::Schedule>>
 proposePolicySchedules(EnvServer &server, LinalgPolicy &policy,
                        const std::string &program, int samples, uint64_t seed) {
-  std::vector<std::string> schedules;
+  std::vector<std::string> seen;
+  std::vector<linalg::Schedule> schedules;
   for (int i = 0; i <= samples; ++i) {
     auto episode = runPolicyEpisode(server, policy, program, i == 0, seed + i);
     if (!episode)
       return episode.error();
-    if (!episode->error.empty())
+    if (!episode->error.empty() ||
+        std::find(seen.begin(), seen.end(), episode->schedule) != seen.end())
       continue;
-    if (std::find(schedules.begin(), schedules.end(), episode->schedule) ==
-        schedules.end())
-      schedules.push_back(episode->schedule);
+    seen.push_back(episode->schedule);
+    if (auto parsed = linalg::parseSchedule(episode->schedule))
+      schedules.push_back(*parsed);
   }
   return schedules;
 }

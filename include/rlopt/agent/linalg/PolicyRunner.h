@@ -4,6 +4,7 @@
 #include "rlopt/agent/EnvServer.h"
 #include "rlopt/agent/linalg/LinalgPolicy.h"
 #include "rlopt/linalg/EnvConfig.h"
+#include "rlopt/linalg/Schedule.h"
 
 #include <memory>
 
@@ -51,7 +52,7 @@ constexpr int kSearchPolicySamples = 31;
 /// The schedules of the policy's greedy episode and of `samples` sampled
 /// ones, distinct, greedy first: a policy's proposals for search. Run in an
 /// environment whose reward is "none", nothing is measured.
-Result<std::vector<std::string>>
+Result<std::vector<linalg::Schedule>>
 proposePolicySchedules(EnvServer &server, LinalgPolicy &policy,
                        const std::string &program, int samples, uint64_t seed);
 
