@@ -49,6 +49,21 @@ std::optional<int64_t> parseCount(const std::string &text) {
   return n;
 }
 
+/// What follows `prefix` in `text`: a budget, then `:PATH` if there is a
+/// colon (the path may itself hold colons).
+struct BudgetAndPath {
+  std::string budget, path;
+  bool hasPath = false;
+};
+
+BudgetAndPath splitBudget(const std::string &text, const char *prefix) {
+  std::string rest = text.substr(std::string(prefix).size());
+  size_t colon = rest.find(':');
+  if (colon == std::string::npos)
+    return {rest, "", false};
+  return {rest.substr(0, colon), rest.substr(colon + 1), true};
+}
+
 /// `text` as seconds in (0, kMaxSeconds], if it is that.
 std::optional<double> parseSeconds(const std::string &text) {
   char *end = nullptr;
@@ -102,17 +117,15 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
     return spec;
   }
   if (startsWith(text, kSearch) && choices.searched) {
-    std::string rest = text.substr(std::string(kSearch).size());
-    size_t colon = rest.find(':');
-    auto n = parseCount(rest.substr(0, colon));
-    if (!n || (colon != std::string::npos && colon + 1 == rest.size()))
+    BudgetAndPath parts = splitBudget(text, kSearch);
+    auto n = parseCount(parts.budget);
+    if (!n || (parts.hasPath && parts.path.empty()))
       return makeError("agent '" + text + "': search:N[:PATH] needs N in 1.." +
                        std::to_string(kMaxEpisodes) +
                        " measured schedules (and PATH a policy file)");
     spec.kind = Kind::Search;
     spec.episodes = *n;
-    if (colon != std::string::npos)
-      spec.policyPath = rest.substr(colon + 1);
+    spec.policyPath = parts.path;
     return spec;
   }
   if (startsWith(text, kRandomTime) && choices.timed) {
@@ -125,17 +138,16 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
     return spec;
   }
   if (startsWith(text, kGuidedTime) && choices.guided) {
-    std::string rest = text.substr(std::string(kGuidedTime).size());
-    size_t colon = rest.find(':');
-    auto seconds = parseSeconds(rest.substr(0, colon));
-    if (colon == std::string::npos || colon + 1 == rest.size() || !seconds)
+    BudgetAndPath parts = splitBudget(text, kGuidedTime);
+    auto seconds = parseSeconds(parts.budget);
+    if (parts.path.empty() || !seconds)
       return makeError("agent '" + text +
                        "': guided-time:SECONDS:PATH needs SECONDS in "
                        "(0, 86400] and a policy file");
     spec.kind = Kind::Policy;
     spec.episodes = 1;
     spec.seconds = *seconds;
-    spec.policyPath = rest.substr(colon + 1);
+    spec.policyPath = parts.path;
     return spec;
   }
   if (startsWith(text, kPolicy) && text.size() > std::string(kPolicy).size()) {
@@ -145,16 +157,15 @@ Result<AgentSpec> AgentSpec::parse(const std::string &text,
     return spec;
   }
   if (startsWith(text, kGuided) && choices.guided) {
-    std::string rest = text.substr(std::string(kGuided).size());
-    size_t colon = rest.find(':');
-    auto n = parseCount(rest.substr(0, colon));
-    if (colon == std::string::npos || colon + 1 == rest.size() || !n)
+    BudgetAndPath parts = splitBudget(text, kGuided);
+    auto n = parseCount(parts.budget);
+    if (parts.path.empty() || !n)
       return makeError("agent '" + text + "': guided:K:PATH needs K in 1.." +
                        std::to_string(kMaxEpisodes) +
                        " episodes and a policy file");
     spec.kind = Kind::Policy;
     spec.episodes = *n;
-    spec.policyPath = rest.substr(colon + 1);
+    spec.policyPath = parts.path;
     return spec;
   }
   for (const std::string &name : choices.fixed)
