@@ -86,7 +86,8 @@ const std::vector<Command> kLinalgCommands = {
      "schedule a program with a policy or the cost model's search",
      runOptimize},
     {"eval",
-     "--suite DIR --agent naive|heuristic|random:N|search:N[:PATH]|policy:PATH\n"
+     "--suite DIR --agent "
+     "naive|heuristic|random:N|search:N[:PATH]|policy:PATH\n"
      "--out DIR [--split S] [--threads T] [--baselines torch,onednn]\n"
      "[--config C] [--db PATH] [--seed S] [--cost-model M|none]",
      "evaluate an agent on a suite", runEval},
