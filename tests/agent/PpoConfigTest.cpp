@@ -138,6 +138,10 @@ TEST(PpoConfig, OutOfRangeValuesAreErrors) {
       {{"imitation_search_budget", -1}},
       {{"imitation_search_budget", 1001}},
       {{"imitation_cost_model", 8}},
+      {{"measured_every", 0}},
+      {{"measured_every", 4}}, // without a reward_model
+      {{"reward_model", "m.json"}}, // measured_every 1 predicts nothing
+      {{"reward_model", 3}},
       {{"policy", {{"lstm", 0}}}},
       {{"policy", {{"embedding", -4}}}},
       {{"policy", {{"dense", nlohmann::json::array()}}}},
@@ -161,7 +165,8 @@ TEST(PpoConfig, OutOfRangeValuesAreErrors) {
         {{"gae_lambda", 1}},
         {{"eval_every", 0}},
         {{"epochs", 1}},
-        {{"iterations", 0}, {"imitation_epochs", 1}}}) {
+        {{"iterations", 0}, {"imitation_epochs", 1}},
+        {{"reward_model", "m.json"}, {"measured_every", 4}}}) {
     auto config = PpoConfig::fromJson(json, "c.json");
     EXPECT_TRUE(config.ok()) << json.dump() << ": " << config.error().message;
   }

@@ -8,6 +8,7 @@
 #include "rlopt/agent/PpoUpdateStats.h"
 #include "rlopt/agent/linalg/Batch.h"
 #include "rlopt/agent/linalg/DistributedRollout.h"
+#include "rlopt/agent/linalg/PredictedReward.h"
 #include "rlopt/agent/linalg/Rollout.h"
 #include "rlopt/core/Json.h"
 #include "rlopt/core/Memory.h"
@@ -122,6 +123,25 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   if (!spawned)
     return spawned.error();
   std::vector<EnvServer> servers = std::move(*spawned);
+  // Iterations with predicted rewards run in environments that measure
+  // nothing; the learner scores their schedules with the cost model.
+  std::optional<PredictedReward> predictedReward;
+  std::vector<EnvServer> predictingServers;
+  if (!config.rewardModel.empty()) {
+    if (cluster.distributed())
+      return makeError("reward_model: predicted rewards are not available "
+                       "under mpirun; train on one machine");
+    linalg::EnvConfig unmeasured = config.env;
+    unmeasured.reward = linalg::RewardMode::None;
+    auto predicting = spawnServers(unmeasured, config.workers);
+    if (!predicting)
+      return predicting.error();
+    predictingServers = std::move(*predicting);
+    auto loaded = PredictedReward::load(config.rewardModel);
+    if (!loaded)
+      return loaded.error();
+    predictedReward = std::move(*loaded);
+  }
 
   std::string checkpointPath = run.path("checkpoint.pt");
   std::string optimizerPath = run.path("optimizer.pt");
@@ -258,8 +278,18 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   // Episodes from this process's servers, or from the rollout ranks: the
   // learner then draws the programs and the ranks roll them out.
   auto collect = [&](const std::vector<std::string> &programs, int episodes,
-                     std::mt19937_64 &rng, bool greedy,
-                     bool sequential) -> Result<RolloutResult> {
+                     std::mt19937_64 &rng, bool greedy, bool sequential,
+                     bool predicted = false) -> Result<RolloutResult> {
+    if (predicted) {
+      auto rolled = rollout(predictingServers, policy, programs, episodes, rng,
+                            greedy, sequential);
+      if (rolled)
+        if (Status s = predictedReward->assign(rolled->trajectories,
+                                               config.env.failureReward);
+            !s)
+          return s.error();
+      return rolled;
+    }
     if (!cluster.distributed())
       return rollout(servers, policy, programs, episodes, rng, greedy,
                      sequential);
@@ -283,8 +313,10 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     std::mt19937_64 rng(config.seed * 1000003 + iteration);
     torch::manual_seed(config.seed * 1000003 + iteration);
 
+    bool predicted =
+        predictedReward && iteration % config.measuredEvery != 0;
     auto rolled = collect(options.trainPrograms, config.programsPerIteration,
-                          rng, false, false);
+                          rng, false, false, predicted);
     if (!rolled) {
       // A lost rank ends the run; the checkpoint lets --resume go on.
       if (cluster.distributed() && saveCheckpoint(iteration - 1))
@@ -334,7 +366,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     m.episodes = trajectories.size();
     m.steps = obsRows.size();
     m.meanReward = m.episodes ? rewardSum / m.episodes : 0;
-    m.geomeanSpeedup = geomeanSpeedup(trajectories);
+    // Only measured speedups count as such; estimates are reported apart.
+    m.geomeanSpeedup = predicted ? -1 : geomeanSpeedup(trajectories);
 
     // Clipped-surrogate optimization.
     auto learnStart = Clock::now();
@@ -383,6 +416,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       }
     }
     stats.writeInto(m.learning);
+    if (predicted)
+      m.learning["predicted_speedup"] = geomeanSpeedup(trajectories);
     m.learnSeconds = secondsSince(learnStart);
 
     if (config.evalEvery > 0 && iteration % config.evalEvery == 0 &&
@@ -404,7 +439,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       episodes.push_back({{"program", t.program},
                           {"schedule", t.schedule},
                           {"speedup", t.speedup},
-                          {"failed", t.failed}});
+                          {"failed", t.failed},
+                          {"predicted", predicted}});
     auto stopped = run.endIteration(m, episodes, saveCheckpoint);
     if (!stopped)
       return stopped.error();
@@ -423,6 +459,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
       !s)
     return s;
   for (EnvServer &server : servers)
+    server.close();
+  for (EnvServer &server : predictingServers)
     server.close();
   return Status::success();
 }

@@ -22,6 +22,8 @@ template <typename Visit> static void visitFields(PpoConfig &c, Visit &&visit) {
   visit("imitation_search_budget", c.imitationSearchBudget);
   visit("imitation_cost_model", c.imitationCostModel);
   visit("imitation_demonstrations", c.imitationDemonstrations);
+  visit("reward_model", c.rewardModel);
+  visit("measured_every", c.measuredEvery);
   visit("policy", c.policy);
   visit("env", c.env);
 }
@@ -51,6 +53,12 @@ static Status checkFields(const PpoConfig &c, const std::string &where) {
               "not negative"),
       require(c.imitationSearchBudget >= 0 && c.imitationSearchBudget <= 1000,
               where, "imitation_search_budget", "in 0..1000"),
+      require(c.measuredEvery >= 1, where, "measured_every", "at least 1"),
+      require(c.measuredEvery == 1 || !c.rewardModel.empty(), where,
+              "measured_every", "1 without a reward_model"),
+      require(c.measuredEvery > 1 || c.rewardModel.empty(), where,
+              "measured_every",
+              "above 1 with a reward_model (1 measures every iteration)"),
   });
 }
 

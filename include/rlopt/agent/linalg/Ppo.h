@@ -55,6 +55,14 @@ struct PpoConfig {
   /// A run's demonstrations.jsonl to clone instead of asking the teacher
   /// again: the same demonstrations, without measuring them again.
   std::string imitationDemonstrations;
+  /// A cost model trained with the regression objective: iterations not
+  /// measured take their final rewards from its estimate of the log
+  /// speedup (rlopt costmodel train --objective regression). Empty: every
+  /// iteration is measured (the paper).
+  std::string rewardModel;
+  /// With `rewardModel`, iteration i is measured when i is a multiple of
+  /// this and predicted otherwise; validation is always measured.
+  int measuredEvery = 1;
   PolicyConfig policy;
   linalg::EnvConfig env;
 
