@@ -175,6 +175,7 @@ Result<TrainingRun> loadTrainingRun(const std::string &directory) {
         read("approx_kl", p.approxKl),
         read("clip_fraction", p.clipFraction),
         read("validation_geomean_speedup", p.validationGeomean),
+        read("predicted_speedup", p.predictedSpeedup),
     });
     if (!status)
       return status.error();

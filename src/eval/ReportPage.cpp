@@ -491,11 +491,13 @@ Status trainingSection(const ReportInputs &inputs, Page &page) {
       continue;
     }
     long episodes = 0, failures = 0;
-    double best = -1;
+    double best = -1, lastMeasured = kMissing;
     int bestIteration = 0;
     for (const TrainingPoint &p : r.points) {
       episodes += p.episodes;
       failures += p.failures;
+      if (p.geomeanSpeedup >= 0)
+        lastMeasured = p.geomeanSpeedup;
       if (p.validationGeomean > best) {
         best = p.validationGeomean;
         bestIteration = p.iteration;
@@ -506,7 +508,7 @@ Status trainingSection(const ReportInputs &inputs, Page &page) {
         << last.iteration << ")</td><td class=\"num\">" << episodes
         << "</td><td class=\"num\">" << failures << "</td><td class=\"num\">"
         << format("%.4f", last.meanReward) << "</td><td class=\"num\">"
-        << speedupText(last.geomeanSpeedup) << "</td><td class=\"num\">"
+        << speedupText(lastMeasured) << "</td><td class=\"num\">"
         << (best >= 0 ? speedupText(best) + " (iteration " +
                             std::to_string(bestIteration) + ")"
                       : std::string("–"))
@@ -551,27 +553,38 @@ Status trainingSection(const ReportInputs &inputs, Page &page) {
       const TrainingRun &r = inputs.runs[i];
       Line train{r.label + ": training", colour(i), {}};
       Line validation{r.label + ": validation", colour(i), {}, true};
+      Line predicted{
+          r.label + ": predicted by the cost model", colour(i), {}, true, true};
       for (const TrainingPoint &p : r.points) {
-        train.points.push_back({double(p.iteration), p.geomeanSpeedup});
+        if (p.geomeanSpeedup >= 0)
+          train.points.push_back({double(p.iteration), p.geomeanSpeedup});
         if (p.validationGeomean >= 0)
           validation.points.push_back(
               {double(p.iteration), p.validationGeomean});
+        if (p.predictedSpeedup >= 0)
+          predicted.points.push_back({double(p.iteration), p.predictedSpeedup});
       }
       validation.pointsOnly = validation.points.size() < 2;
-      lines.push_back(std::move(train));
-      lines.push_back(std::move(validation));
+      for (Line *line : {&train, &validation, &predicted})
+        if (!line->points.empty())
+          lines.push_back(std::move(*line));
     }
     std::string setup =
         xAxis + "set ylabel 'geomean speedup over naive'\n"
                 "set format y '%g×'\n"
                 "set arrow from graph 0, first 1 to graph 1, first 1 nohead "
                 "lc rgb '#999999' dt 3\n";
-    if (Status s = page.chart("Geomean speedup",
-                              "The iteration's training episodes (solid) and "
-                              "the validation programs (dashed).",
-                              setup, linePlot(lines), 960, 360);
-        !s)
-      return s;
+    // Environments that report no speedup (pass ordering) get no chart.
+    if (!lines.empty())
+      if (Status s =
+              page.chart("Geomean speedup",
+                         "The iteration's training episodes (solid), "
+                         "the validation programs (dashed) and, between "
+                         "measured iterations, the cost model's estimate "
+                         "(points).",
+                         setup, linePlot(lines), 960, 360);
+          !s)
+        return s;
   }
   if (Status s = curve("Policy entropy", "Mean over the iteration's updates.",
                        "entropy", &TrainingPoint::entropy);

@@ -139,7 +139,7 @@ TEST(PpoConfig, OutOfRangeValuesAreErrors) {
       {{"imitation_search_budget", 1001}},
       {{"imitation_cost_model", 8}},
       {{"measured_every", 0}},
-      {{"measured_every", 4}}, // without a reward_model
+      {{"measured_every", 4}},      // without a reward_model
       {{"reward_model", "m.json"}}, // measured_every 1 predicts nothing
       {{"reward_model", 3}},
       {{"policy", {{"lstm", 0}}}},

@@ -208,6 +208,44 @@ TEST_F(ReportTest, ResumedRunKeepsTheLastLineOfAnIteration) {
   EXPECT_DOUBLE_EQ(run->points[2].meanReward, 7.5);
 }
 
+TEST_F(ReportTest, IterationsWithPredictedRewardsAreNotDrawnAsMeasured) {
+  // Every other iteration measured nothing: its speedup is the cost
+  // model's estimate, a line of its own.
+  fs::create_directories(scratch / "predicted");
+  {
+    std::ofstream out(scratch / "predicted" / "metrics.jsonl");
+    for (int i = 1; i <= 4; ++i) {
+      nlohmann::json line = {{"iteration", i},
+                             {"episodes", 64},
+                             {"mean_reward", 1.0},
+                             {"entropy", 0.5},
+                             {"time", {{"elapsed_s", 5.0 * i}}}};
+      if (i % 2 == 0)
+        line["geomean_speedup"] = 3.0 + i;
+      else
+        line["predicted_speedup"] = 10.0 + i;
+      out << line.dump() << "\n";
+    }
+  }
+  auto run = loadTrainingRun((scratch / "predicted").string());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->points.size(), 4u);
+  EXPECT_DOUBLE_EQ(run->points[0].geomeanSpeedup, -1);
+  EXPECT_DOUBLE_EQ(run->points[0].predictedSpeedup, 11);
+  EXPECT_DOUBLE_EQ(run->points[1].geomeanSpeedup, 5);
+  EXPECT_DOUBLE_EQ(run->points[1].predictedSpeedup, -1);
+
+  auto inputs = loadReportInputs({(scratch / "predicted").string()});
+  ASSERT_TRUE(inputs.ok()) << inputs.error().message;
+  auto report = renderReport(*inputs, ReportOptions());
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  // The summary's geomean is the last measured one (iteration 4's 7x),
+  // and the chart names the estimate's line.
+  EXPECT_NE(report->html.find("7.00×"), std::string::npos);
+  EXPECT_NE(report->html.find("predicted by the cost model"),
+            std::string::npos);
+}
+
 TEST(ReportSvgTest, InlineSvgDropsNamespacesAndPrefixesIds) {
   std::string svg =
       "<?xml version=\"1.0\" encoding=\"utf-8\"  standalone=\"no\"?>\n"

@@ -112,13 +112,17 @@ int runTrain(int argc, char **argv) {
         if (m.validationGeomean >= 0)
           std::snprintf(validation, sizeof validation, "  val %.2fx",
                         m.validationGeomean);
+        // Iterations with predicted rewards measured nothing.
+        bool predicted = m.geomeanSpeedup < 0;
         std::fprintf(stderr,
-                     "iter %d/%d  episodes %d  reward %.3f  geomean %.2fx  "
+                     "iter %d/%d  episodes %d  reward %.3f  %s %.2fx  "
                      "entropy %.3f  pi %.3f  v %.3f%s  ETA %.0fs\n",
                      m.iteration, config.iterations, m.episodes, m.meanReward,
-                     m.geomeanSpeedup, m.learned("entropy"),
-                     m.learned("policy_loss"), m.learned("value_loss"),
-                     validation, eta);
+                     predicted ? "predicted" : "geomean",
+                     predicted ? m.learned("predicted_speedup")
+                               : m.geomeanSpeedup,
+                     m.learned("entropy"), m.learned("policy_loss"),
+                     m.learned("value_loss"), validation, eta);
       });
   if (!status)
     return cluster.finish(fail(status.error().message, ExitFailure));

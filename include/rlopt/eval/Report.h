@@ -23,8 +23,12 @@ struct AgentRun {
 /// One line of a training run's metrics.jsonl.
 struct TrainingPoint {
   int iteration = 0, episodes = 0, failures = 0;
-  double meanReward = 0, geomeanSpeedup = 0, entropy = 0, policyLoss = 0,
-         valueLoss = 0, approxKl = 0, clipFraction = 0;
+  double meanReward = 0, entropy = 0, policyLoss = 0, valueLoss = 0,
+         approxKl = 0, clipFraction = 0;
+  /// -1 when the iteration measured nothing (an environment without
+  /// speedups, or rewards a cost model predicted).
+  double geomeanSpeedup = -1;
+  double predictedSpeedup = -1;  ///< the cost model's estimate; -1: none
   double validationGeomean = -1; ///< -1 when not evaluated that iteration
   double elapsedSeconds = 0;
 };

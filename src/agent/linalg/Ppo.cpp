@@ -313,8 +313,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     std::mt19937_64 rng(config.seed * 1000003 + iteration);
     torch::manual_seed(config.seed * 1000003 + iteration);
 
-    bool predicted =
-        predictedReward && iteration % config.measuredEvery != 0;
+    bool predicted = predictedReward && iteration % config.measuredEvery != 0;
     auto rolled = collect(options.trainPrograms, config.programsPerIteration,
                           rng, false, false, predicted);
     if (!rolled) {
