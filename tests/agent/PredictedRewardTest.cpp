@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 using namespace rlopt;
 using namespace rlopt::agent;
@@ -97,6 +98,18 @@ TEST(PredictedReward, IterationsBetweenMeasuredOnesUseTheModelsEstimate) {
     EXPECT_NEAR(std::log(e.at("speedup").get<double>()), expected, 1e-5);
   }
   EXPECT_GT(predictedEpisodes, 0);
+
+  // The measured iteration's episodes are in the cache now, and the model
+  // was fitted again to them (when they cover two programs or more).
+  std::set<std::string> measuredPrograms;
+  for (const nlohmann::json &e : readJsonLines(run / "episodes.jsonl"))
+    if (e.at("iteration") == 2 && !e.at("failed").get<bool>())
+      measuredPrograms.insert(e.at("program").get<std::string>());
+  ASSERT_TRUE(metrics[1].contains("reward_model_samples"));
+  if (measuredPrograms.size() >= 2)
+    EXPECT_GE(metrics[1]["reward_model_samples"].get<double>(),
+              static_cast<double>(measuredPrograms.size()));
+  EXPECT_FALSE(metrics[0].contains("reward_model_samples"));
 }
 
 TEST(PredictedReward, ARankingModelIsRefusedWithTheReason) {

@@ -417,6 +417,13 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     stats.writeInto(m.learning);
     if (predicted)
       m.learning["predicted_speedup"] = geomeanSpeedup(trajectories);
+    if (predictedReward && !predicted && config.refitRewardModel) {
+      auto refit = predictedReward->refit(
+          config.env.cachePath, config.env.measure.threads, config.seed);
+      if (!refit)
+        return refit.error();
+      m.learning["reward_model_samples"] = static_cast<double>(*refit);
+    }
     m.learnSeconds = secondsSince(learnStart);
 
     if (config.evalEvery > 0 && iteration % config.evalEvery == 0 &&

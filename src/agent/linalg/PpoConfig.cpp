@@ -24,6 +24,7 @@ template <typename Visit> static void visitFields(PpoConfig &c, Visit &&visit) {
   visit("imitation_demonstrations", c.imitationDemonstrations);
   visit("reward_model", c.rewardModel);
   visit("measured_every", c.measuredEvery);
+  visit("refit_reward_model", c.refitRewardModel);
   visit("policy", c.policy);
   visit("env", c.env);
 }

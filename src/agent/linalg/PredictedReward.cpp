@@ -1,7 +1,10 @@
 #include "rlopt/agent/linalg/PredictedReward.h"
 
+#include "rlopt/costmodel/CostDataset.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/ScheduleFeatures.h"
+#include "rlopt/measure/Cache.h"
+#include "rlopt/measure/MachineInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -72,6 +75,27 @@ Status PredictedReward::assign(std::vector<Trajectory> &trajectories,
     scored[i]->speedup = std::exp((*predicted)[i]);
   }
   return Status::success();
+}
+
+Result<size_t> PredictedReward::refit(const std::string &cachePath, int threads,
+                                      uint64_t seed) {
+  auto cache = measure::Cache::openOrDefault(cachePath);
+  if (!cache)
+    return cache.error();
+  auto dataset = costmodel::loadCostDataset(
+      **cache, measure::hostMachine().fingerprint(threads));
+  if (!dataset)
+    return dataset.error();
+  if (dataset->programs < 2)
+    return size_t(0);
+  costmodel::TrainOptions options;
+  options.objective = "regression";
+  options.seed = seed;
+  auto fitted = costmodel::CostModel::train(dataset->samples, options);
+  if (!fitted)
+    return makeError("refitting " + modelPath + ": " + fitted.error().message);
+  model = std::move(*fitted);
+  return dataset->samples.size();
 }
 
 } // namespace rlopt::agent

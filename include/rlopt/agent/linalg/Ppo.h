@@ -63,6 +63,9 @@ struct PpoConfig {
   /// With `rewardModel`, iteration i is measured when i is a multiple of
   /// this and predicted otherwise; validation is always measured.
   int measuredEvery = 1;
+  /// After each measured iteration, fit the reward model again to the
+  /// measurement cache, which now holds that iteration's episodes.
+  bool refitRewardModel = true;
   PolicyConfig policy;
   linalg::EnvConfig env;
 

@@ -37,6 +37,15 @@ public:
   /// `failureReward`. Programs are read once and kept.
   Status assign(std::vector<Trajectory> &trajectories, double failureReward);
 
+  /// Fits the model again, as it was trained, to every correct schedule of
+  /// the measurement cache at `cachePath` (empty: the default one) measured
+  /// on this machine with `threads`: the measured iterations' episodes join
+  /// its data where the policy now goes, so the policy cannot keep
+  /// exploiting the model's errors there. Returns the number of schedules
+  /// fitted; keeps the model when the cache has fewer than two programs'.
+  Result<size_t> refit(const std::string &cachePath, int threads,
+                       uint64_t seed);
+
 private:
   PredictedReward() = default;
   const linalg::Program *program(const std::string &path);
