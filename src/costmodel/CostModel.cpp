@@ -133,6 +133,7 @@ Result<CostModel> CostModel::train(const std::vector<CostSample> &all,
       {"subsample", "0.8"},
       {"colsample_bytree", "0.8"},
       {"min_child_weight", "1"},
+      {"tree_method", options.treeMethod},
       {"seed", std::to_string(options.seed)},
       // One thread: results do not depend on the machine's core count.
       {"nthread", "1"},

@@ -31,6 +31,10 @@ struct TrainOptions {
   int maxDepth = 6;
   double learningRate = 0.08;
   uint64_t seed = 0;
+  /// XGBoost's tree_method: "auto" (exact splits on data this small, the
+  /// shipped model's) or "hist", binned features, several times faster,
+  /// for fitting again during training.
+  std::string treeMethod = "auto";
 };
 
 /// Gradient-boosted trees (XGBoost) that score a schedule of a program:

@@ -91,6 +91,7 @@ Result<size_t> PredictedReward::refit(const std::string &cachePath, int threads,
   costmodel::TrainOptions options;
   options.objective = "regression";
   options.seed = seed;
+  options.treeMethod = "hist";
   auto fitted = costmodel::CostModel::train(dataset->samples, options);
   if (!fitted)
     return makeError("refitting " + modelPath + ": " + fitted.error().message);
