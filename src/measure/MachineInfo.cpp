@@ -81,6 +81,8 @@ void readCaches(CpuTarget &target) {
   fallback(target.l1dBytes, _SC_LEVEL1_DCACHE_SIZE);
   fallback(target.l2Bytes, _SC_LEVEL2_CACHE_SIZE);
   fallback(target.l3Bytes, _SC_LEVEL3_CACHE_SIZE);
+  if (long page = ::sysconf(_SC_PAGESIZE); page > 0)
+    target.pageBytes = page;
 }
 
 MachineInfo detectMachine() {

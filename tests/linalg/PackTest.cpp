@@ -103,8 +103,9 @@ INSTANTIATE_TEST_SUITE_P(
                        "tile(1,3,64,0,0,0) tile(1,1,1,0,0,0) vectorize")));
 
 TEST(Pack, HeuristicPacksOnlyContractionsThatReadTheVectorLoopAcrossRows) {
-  // B stored 48 x 256: packed into k x 16 panels; a plain matmul reads B's
-  // rows already and is not packed; nor without the transformation.
+  // B stored 48 x 256: packed into k x 16 panels; a plain matmul whose
+  // rows of B lie within a page reads them already and is not packed; nor
+  // without the transformation.
   std::string packed =
       heuristicText("matmul_transpose_b", cpu(16, 32), {"pack"});
   EXPECT_EQ(packed.substr(0, 23), "op0: pack(8,16,1) tile(") << packed;
@@ -112,8 +113,23 @@ TEST(Pack, HeuristicPacksOnlyContractionsThatReadTheVectorLoopAcrossRows) {
       << packed;
   EXPECT_EQ(heuristicText("matmul_transpose_b", cpu(16, 32), {}).find("pack"),
             std::string::npos);
-  EXPECT_EQ(heuristicText("big_matmul", cpu(16, 32), {"pack"}).find("pack"),
+  measure::CpuTarget hugePages = cpu(16, 32);
+  hugePages.pageBytes = 64 << 10;
+  EXPECT_EQ(heuristicText("big_matmul", hugePages, {"pack"}).find("pack"),
             std::string::npos);
+}
+
+TEST(Pack, HeuristicPacksDeepTilesOfRowsAPageApart) {
+  // big_matmul (1024^3 f32): B's rows are 4 KiB apart, a page. With a 1 MiB
+  // L2 the cache tile reads 512 of them: packed into panels.
+  measure::CpuTarget target = cpu(16, 32);
+  target.pageBytes = 4096;
+  std::string deep = heuristicText("big_matmul", target, {"pack"});
+  EXPECT_EQ(deep.rfind("op1: pack(8,32,1) tile(", 0), 0u) << deep;
+  // A 256 KiB L2 gives 128 rows per tile, whose pages the TLB holds.
+  target.l2Bytes = 256 << 10;
+  std::string shallow = heuristicText("big_matmul", target, {"pack"});
+  EXPECT_EQ(shallow.find("pack"), std::string::npos) << shallow;
 }
 
 TEST(Pack, HeuristicPackedScheduleMeasuresCorrectAtOneAndTwoThreads) {

@@ -13,6 +13,8 @@ struct CpuTarget {
   long l1dBytes = 0;        ///< per core; 0 when the host does not say
   long l2Bytes = 0;         ///< per core; 0 when the host does not say
   long l3Bytes = 0;         ///< shared; 0 when the host does not say
+  long pageBytes = 4096;    ///< the memory page (hardware prefetchers
+                            ///< and TLB entries stop at its boundary)
 };
 
 struct MachineInfo {
