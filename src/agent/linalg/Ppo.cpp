@@ -102,6 +102,18 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     ~StopRanks() { stopRolloutRanks(cluster); }
   } stopRanks{cluster};
 
+  // The reward model is checked before the run directory is touched.
+  std::optional<PredictedReward> predictedReward;
+  if (!config.rewardModel.empty()) {
+    if (cluster.distributed())
+      return makeError("reward_model: predicted rewards are not available "
+                       "under mpirun; train on one machine");
+    auto loaded = PredictedReward::load(config.rewardModel);
+    if (!loaded)
+      return loaded.error();
+    predictedReward = std::move(*loaded);
+  }
+
   RunSettings settings;
   settings.config = config.toJson();
   settings.iterations = config.iterations;
@@ -125,22 +137,14 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
   std::vector<EnvServer> servers = std::move(*spawned);
   // Iterations with predicted rewards run in environments that measure
   // nothing; the learner scores their schedules with the cost model.
-  std::optional<PredictedReward> predictedReward;
   std::vector<EnvServer> predictingServers;
-  if (!config.rewardModel.empty()) {
-    if (cluster.distributed())
-      return makeError("reward_model: predicted rewards are not available "
-                       "under mpirun; train on one machine");
+  if (predictedReward) {
     linalg::EnvConfig unmeasured = config.env;
     unmeasured.reward = linalg::RewardMode::None;
     auto predicting = spawnServers(unmeasured, config.workers);
     if (!predicting)
       return predicting.error();
     predictingServers = std::move(*predicting);
-    auto loaded = PredictedReward::load(config.rewardModel);
-    if (!loaded)
-      return loaded.error();
-    predictedReward = std::move(*loaded);
   }
 
   std::string checkpointPath = run.path("checkpoint.pt");
