@@ -197,6 +197,18 @@ Schedule LinalgEnv::schedule() const {
   return schedule;
 }
 
+/// Whether a step's sizes change nothing: each is 0 or its whole loop.
+/// Unroll's factors are no sizes; only all 0 leaves its loops alone.
+static bool isNoOp(const Transformation &kind, const OpState &op,
+                   const std::vector<int64_t> &params) {
+  if (!isPerLoop(kind.params))
+    return false;
+  if (std::string(kind.name) == "unroll")
+    return std::all_of(params.begin(), params.end(),
+                       [](int64_t f) { return f == 0; });
+  return checkTileSizes(op, params).has_value();
+}
+
 /// A parameter choice that makes `kind` valid, if one exists: the largest
 /// candidate below each allowed loop's range.
 static std::optional<std::vector<int64_t>>
@@ -231,8 +243,17 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
           sizes[l] = std::max(sizes[l], s);
     }
     // Read the way a step reads the same head values.
-    if (kind.fromHeads)
+    if (kind.fromHeads) {
       kind.fromHeads(op, sizes);
+      // A loop of range 1 offers no size below its range, only 1, which
+      // unroll reads as "this loop" (a register tile's reduction loop).
+      if (std::all_of(sizes.begin(), sizes.end(),
+                      [](int64_t s) { return s == 0; })) {
+        for (unsigned l = 0; l < op.numLoops() && l < cfg.maxLoops; ++l)
+          sizes[l] = !parallelOnly || !op.isReduction[l];
+        kind.fromHeads(op, sizes);
+      }
+    }
     return sizes;
   }
   }
@@ -412,8 +433,8 @@ StepResult LinalgEnv::step(const Action &action) {
 
   if (step) {
     const Transformation *t = findTransformation(step->name);
-    if (isPerLoop(t->params) && checkTileSizes(op, step->params)) {
-      info["noop"] = true; // every size 0 or the full loop: nothing to tile
+    if (isNoOp(*t, op, step->params)) {
+      info["noop"] = true;
     } else if (Status s = applyStep(episode->state, index, *step); !s) {
       return fail(s.error().message);
     }

@@ -85,7 +85,9 @@ void appendOpBlock(const EnvConfig &c,
         order[p] = static_cast<float>(step.params[p] + 1);
       continue;
     }
-    if (!isPerLoop(transformation->params) || tile >= kTileSlots)
+    // An unroll's factors are no tile sizes; the step slots show it.
+    if (!isPerLoop(transformation->params) || tile >= kTileSlots ||
+        step.name == "unroll")
       continue;
     float *slot = slots.data() + tile * tileSlotSize(c);
     for (unsigned l = 0; l < loops && l < step.params.size(); ++l)

@@ -11,15 +11,18 @@ std::string ScriptWriter::fresh(const std::string &base) {
 std::string ScriptWriter::tileUsingFor(const std::string &handle,
                                        const std::vector<int64_t> &sizes,
                                        const std::string &base,
-                                       const std::string &handleType) {
-  unsigned loops = 0;
+                                       const std::string &handleType,
+                                       std::string *loops) {
+  unsigned count = 0;
   for (int64_t size : sizes)
-    loops += size != 0;
+    count += size != 0;
   std::string tiled = fresh(base + "_tiled");
   std::string forLoops = fresh(base + "_for");
-  line(tiled + ", " + forLoops + ":" + std::to_string(loops) +
+  line(tiled + ", " + forLoops + ":" + std::to_string(count) +
        " = transform.structured.tile_using_for " + handle + " tile_sizes " +
-       intList(sizes) + " : (" + handleType + ") -> " + anyOps(loops + 1));
+       intList(sizes) + " : (" + handleType + ") -> " + anyOps(count + 1));
+  if (loops)
+    *loops = forLoops;
   return tiled;
 }
 
@@ -75,6 +78,8 @@ std::string ScriptWriter::finish(unsigned numOps, bool lowerVectors,
   text += " = transform.split_handle %linalg_ops : (!transform.any_op) -> " +
           anyOps(numOps) + "\n";
   for (const std::string &l : lines)
+    text += "    " + l + "\n";
+  for (const std::string &l : endLines)
     text += "    " + l + "\n";
   if (lowerVectors) {
     text += kVectorToContract;

@@ -16,6 +16,7 @@ Transformation splitReductionTransformation();
 Transformation peelTransformation();
 Transformation packTransformation();
 Transformation flattenTransformation();
+Transformation unrollTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
@@ -31,6 +32,7 @@ const std::vector<Transformation> &transformations() {
       peelTransformation(),
       packTransformation(),
       flattenTransformation(),
+      unrollTransformation(),
   };
   return all;
 }
@@ -93,6 +95,7 @@ ScheduleState::ScheduleState(const std::vector<OpInfo> &infos,
     op.isReduction = info.isReduction;
     op.partial.assign(info.loopRanges.size(), false);
     op.rests.assign(info.loopRanges.size(), 0);
+    op.forLoops.assign(info.loopRanges.size(), {});
     ops.push_back(std::move(op));
   }
 }
@@ -110,10 +113,22 @@ std::vector<int64_t> tiledRanges(const OpState &op,
   return ranges;
 }
 
-void recordTiling(OpState &op, const std::vector<int64_t> &sizes) {
+void forgetForLoops(OpState &op) { op.forLoops.assign(op.ranges.size(), {}); }
+
+void recordTiling(OpState &op, const std::vector<int64_t> &sizes,
+                  const std::string &forLoops) {
+  if (op.forLoops.size() != op.ranges.size())
+    forgetForLoops(op);
+  unsigned result = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == 0)
       continue;
+    ForLoop &loop = op.forLoops[i];
+    loop = {};
+    if (!forLoops.empty())
+      loop = {forLoops + "#" + std::to_string(result++),
+              (op.ranges[i] + sizes[i] - 1) / sizes[i], op.loopsMade};
+    ++op.loopsMade;
     if (op.ranges[i] % sizes[i] != 0)
       op.partial[i] = true;
     op.ranges[i] = sizes[i];
@@ -164,9 +179,9 @@ std::optional<std::string> checkStep(const ScheduleState &state, unsigned index,
         "the op was fused and its tile shape is not static; only stop applies");
   std::string name = transformation.name;
   if (op.peeled && name != "tile" && name != "interchange" &&
-      name != "vectorize" && name != "stop")
-    return std::string("after peel only tile, interchange, vectorize and "
-                       "stop apply");
+      name != "unroll" && name != "vectorize" && name != "stop")
+    return std::string("after peel only tile, interchange, unroll, vectorize "
+                       "and stop apply");
   size_t expected = 0;
   switch (transformation.params) {
   case ParamKind::None:

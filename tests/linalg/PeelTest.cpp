@@ -61,8 +61,9 @@ TEST(Peel, RefusesWhatItCannotPeel) {
   refusedWith("add", "op0: peel(0,48)", "must lie in 1..47");
   refusedWith("add", "op0: tile(0,32) peel(0,5)",
               "peel before tiling with sizes that do not divide");
-  refusedWith("add", "op0: peel(0,32) parallelize(8,0)",
-              "after peel only tile, interchange, vectorize and stop apply");
+  refusedWith(
+      "add", "op0: peel(0,32) parallelize(8,0)",
+      "after peel only tile, interchange, unroll, vectorize and stop apply");
   refusedWith("conv_nhwc", "op1: peel(0,5,0,0,0,0,0)",
               "loop 1 slides over a window and does not split");
   refusedWith("reduce", "op1: peel(0,48) vectorize",

@@ -22,6 +22,13 @@ struct TransformLimits {
   unsigned maxLoops = 8;
 };
 
+/// The scf.for loop a tiling made, as `unroll` finds it.
+struct ForLoop {
+  std::string handle; ///< empty: no scf.for tiles the loop innermost
+  int64_t trips = 0;  ///< its iterations
+  unsigned depth = 0; ///< larger: nested deeper among the op's loops
+};
+
 /// One op's loop nest as the schedule so far has left it.
 struct OpState {
   const OpInfo *info = nullptr;
@@ -33,6 +40,11 @@ struct OpState {
   std::vector<bool> partial; ///< a tile size did not divide this loop
   /// After peel: each loop's remainder range (0 where nothing was peeled).
   std::vector<int64_t> rests;
+  /// Per loop: the innermost scf.for that tiles it. Reset when a step
+  /// changes what the loops are (img2col, pack, flatten, split_reduction);
+  /// a forall tiling inside it hides it.
+  std::vector<ForLoop> forLoops;
+  unsigned loopsMade = 0; ///< loops tilings have made, for ForLoop::depth
   std::vector<TransformStep> history;
   bool generalized = false;
   bool parallelized = false;
@@ -40,6 +52,7 @@ struct OpState {
   bool img2col = false;
   bool splitReduction = false;
   bool peeled = false; ///< the handle holds a main part and remainders
+  bool unrolled = false;
   bool stopped = false;
   int fusedInto = -1;       ///< consumer op index after fusion
   bool fusedOpaque = false; ///< fused, with ranges unknown statically
@@ -130,7 +143,13 @@ Status applySchedule(ScheduleState &state, const Schedule &schedule);
 // Helpers shared by the transformation entries.
 std::vector<int64_t> tiledRanges(const OpState &op,
                                  const std::vector<int64_t> &sizes);
-void recordTiling(OpState &op, const std::vector<int64_t> &sizes);
+/// Updates the op's ranges for tiles of `sizes`; `forLoops` names the
+/// scf.for loops of a tile_using_for (one per non-zero size), empty for a
+/// forall tiling.
+void recordTiling(OpState &op, const std::vector<int64_t> &sizes,
+                  const std::string &forLoops = "");
+/// Forgets the op's scf.for loops: a step changed what its loops are.
+void forgetForLoops(OpState &op);
 std::optional<std::string> checkTileSizes(const OpState &op,
                                           const std::vector<int64_t> &sizes);
 /// The producers `fuse` moves into op `index`'s loop, consumers first.

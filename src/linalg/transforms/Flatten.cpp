@@ -36,6 +36,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.isReduction = {false};
   op.partial = {false};
   op.rests = {0};
+  forgetForLoops(op);
   op.kind = "linalg.generic";
   op.generalized = true;
 }

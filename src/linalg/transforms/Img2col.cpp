@@ -62,6 +62,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.isReduction = {false, false, false, true};
   op.partial.assign(4, false);
   op.rests.assign(4, 0);
+  forgetForLoops(op);
   op.handle = matmul;
   op.kind = "linalg.generic";
   op.opClass = OpClass::Matmul;

@@ -61,6 +61,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.isReduction = permute(op.isReduction, perm);
   op.partial = permute(op.partial, perm);
   op.rests = permute(op.rests, perm);
+  op.forLoops = permute(op.forLoops, perm);
 }
 
 Transformation interchangeTransformation() {

@@ -297,6 +297,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.isReduction = reduction;
   op.partial.assign(ranges.size(), false);
   op.rests.assign(ranges.size(), 0);
+  forgetForLoops(op);
 }
 
 /// A head's size means the largest divisor of the loop up to it.

@@ -142,6 +142,7 @@ static void emit(ScheduleState &state, unsigned index,
   op.isReduction.insert(op.isReduction.begin() + reduction + 1, false);
   op.partial.insert(op.partial.begin() + reduction + 1, false);
   op.rests.insert(op.rests.begin() + reduction + 1, 0);
+  forgetForLoops(op);
 }
 
 /// A head's size on the reduction loop means the largest factor from 2 to

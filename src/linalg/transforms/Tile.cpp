@@ -16,9 +16,10 @@ static std::optional<std::string> check(const ScheduleState &state,
 static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &sizes) {
   OpState &op = state.ops[index];
-  std::string tiled = state.script.tileUsingFor(op.handle, sizes, op.info->id);
-  op.handle = tiled;
-  recordTiling(op, sizes);
+  std::string loops;
+  op.handle = state.script.tileUsingFor(op.handle, sizes, op.info->id,
+                                        "!transform.any_op", &loops);
+  recordTiling(op, sizes, loops);
 }
 
 Transformation tileTransformation() {
