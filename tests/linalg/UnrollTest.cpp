@@ -2,6 +2,7 @@
 // schedules measure correct, and how an agent's heads choose it.
 #include "LinalgTestUtil.h"
 
+#include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/linalg/Measurement.h"
 
@@ -150,4 +151,36 @@ TEST(Unroll, AnAgentsHeadChoosesTheLoopAndTheFactorIsTheLargestAllowed) {
   EXPECT_EQ(env.schedule().str(), "op0: tile(1,16) unroll(8,0)");
   for (const char *suffix : {"", "-wal", "-shm"})
     std::filesystem::remove(config.cachePath + suffix);
+}
+
+namespace {
+
+std::string heuristicText(const std::string &fixture,
+                          std::vector<std::string> extras) {
+  auto program = loadFixture(fixture);
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  HeuristicOptions options;
+  options.target.f32Lanes = 16;
+  options.target.vectorRegisters = 32;
+  options.target.l2Bytes = 1 << 20;
+  options.extraTransformations = std::move(extras);
+  return heuristicSchedule(*program, options).str();
+}
+
+} // namespace
+
+TEST(Unroll, HeuristicUnrollsTheRegisterTilesReductionLoopByEight) {
+  // 64 steps of k in the cache tile, one per register-tile iteration.
+  EXPECT_NE(heuristicText("matmul", {"unroll"})
+                .find("tile(8,32,1) unroll(0,0,8) vectorize"),
+            std::string::npos)
+      << heuristicText("matmul", {"unroll"});
+  EXPECT_EQ(heuristicText("matmul", {}).find("unroll"), std::string::npos);
+  // Packed (B stored n x k): the outer reduction loop, tiled by 1, unrolls.
+  std::string packed = heuristicText("matmul_transpose_b", {"pack", "unroll"});
+  EXPECT_NE(packed.find("pack("), std::string::npos) << packed;
+  EXPECT_NE(packed.find("unroll(0,0,8,0,0,0) vectorize"), std::string::npos)
+      << packed;
+  // An elementwise op has no reduction loop to unroll.
+  EXPECT_EQ(heuristicText("add", {"unroll"}).find("unroll"), std::string::npos);
 }
