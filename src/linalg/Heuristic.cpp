@@ -77,9 +77,9 @@ static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
 }
 
 /// Unrolls the register tile's innermost reduction loop (one step of k per
-/// iteration) by 8: eight steps of FMAs per iteration. Measured 3-13 %
-/// faster on a 256^3 matmul and 10-28 % on 512^3 (bench/RESULTS.md),
-/// each order of the two schedules timed in alternating rounds.
+/// iteration) by 8: eight steps of FMAs per iteration. Measured 6-12 %
+/// faster on a 256^3 matmul and 8-26 % on 512^3 (bench/RESULTS.md),
+/// the median of alternating rounds, in each order of the two.
 static void unrollReduction(ScheduleState &state, unsigned index,
                             std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];

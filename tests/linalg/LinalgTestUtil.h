@@ -4,6 +4,7 @@
 #define RLOPT_TESTS_LINALG_LINALGTESTUTIL_H
 
 #include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/EnvConfig.h"
 #include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/Measurement.h"
 #include "rlopt/linalg/Program.h"
@@ -15,8 +16,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
+
+#include <unistd.h>
 
 namespace rlopt::linalg::testing {
 
@@ -127,6 +132,30 @@ inline std::string heuristicText(const std::string &name,
   options.extraTransformations = std::move(extras);
   return heuristicSchedule(*program, options).str();
 }
+
+/// An environment config that offers the opt-in transformation `extra`,
+/// measures quickly, and keeps a measurement cache of its own, removed
+/// when the config goes.
+struct ExtraEnvConfig {
+  explicit ExtraEnvConfig(const std::string &extra) {
+    config.extraTransformations = {extra};
+    config.measure = quickMeasureOptions(1);
+    config.cachePath =
+        (std::filesystem::temp_directory_path() /
+         ("rlopt-" + extra + "-test-" + std::to_string(getpid()) + ".sqlite"))
+            .string();
+  }
+  ~ExtraEnvConfig() {
+    for (const char *suffix : {"", "-wal", "-shm"})
+      std::filesystem::remove(config.cachePath + suffix);
+  }
+  /// The tile heads' index of `size`.
+  int64_t sizeIndex(int64_t size) const {
+    const std::vector<int64_t> &sizes = config.tileSizes;
+    return std::find(sizes.begin(), sizes.end(), size) - sizes.begin();
+  }
+  EnvConfig config;
+};
 
 } // namespace rlopt::linalg::testing
 

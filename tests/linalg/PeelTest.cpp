@@ -147,20 +147,10 @@ TEST(Peel, HeuristicPeelsChannelsNoVectorDivides) {
 }
 
 TEST(Peel, InTheEnvironmentASizeThatPeelsNothingIsANoOp) {
-  EnvConfig config;
-  config.extraTransformations = {"peel"};
-  config.measure = quickMeasureOptions(1);
-  config.cachePath =
-      (std::filesystem::temp_directory_path() /
-       ("rlopt-peel-test-" + std::to_string(getpid()) + ".sqlite"))
-          .string();
-  LinalgEnv env(config);
+  ExtraEnvConfig extra("peel");
+  LinalgEnv env(extra.config);
   int peel = env.typeIndex("peel");
   ASSERT_EQ(peel, 7);
-  const std::vector<int64_t> &sizes = config.tileSizes;
-  auto index = [&](int64_t size) {
-    return std::find(sizes.begin(), sizes.end(), size) - sizes.begin();
-  };
   for (auto [size, expected] :
        {std::pair<int64_t, const char *>{32, "op0: peel(0,32)"}, {16, ""}}) {
     auto obs = env.tryReset({fixturePath("add")}, 0);
@@ -168,12 +158,10 @@ TEST(Peel, InTheEnvironmentASizeThatPeelsNothingIsANoOp) {
     ASSERT_TRUE(obs->masks[0][peel]);
     Action action{std::vector<int64_t>(env.numHeads(), 0)};
     action.values[0] = peel;
-    action.values[env.tileHead(1)] = index(size); // 48 columns
+    action.values[env.tileHead(1)] = extra.sizeIndex(size); // 48 columns
     StepResult step = env.step(action);
     EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
     EXPECT_EQ(step.info.contains("noop"), std::string(expected).empty());
     EXPECT_EQ(env.schedule().str(), expected);
   }
-  for (const char *suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(config.cachePath + suffix);
 }

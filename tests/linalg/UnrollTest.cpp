@@ -2,13 +2,10 @@
 // schedules measure correct, and how an agent's heads choose it.
 #include "LinalgTestUtil.h"
 
-#include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/linalg/Measurement.h"
 
 #include <gtest/gtest.h>
-
-#include <filesystem>
 
 using namespace rlopt;
 using namespace rlopt::linalg;
@@ -116,28 +113,18 @@ INSTANTIATE_TEST_SUITE_P(
                        "op0: parallelize(32,0) tile(0,8) unroll(0,2) stop")));
 
 TEST(Unroll, AnAgentsHeadChoosesTheLoopAndTheFactorIsTheLargestAllowed) {
-  EnvConfig config;
-  config.extraTransformations = {"unroll"};
-  config.measure = quickMeasureOptions(1);
-  config.cachePath =
-      (std::filesystem::temp_directory_path() /
-       ("rlopt-unroll-test-" + std::to_string(getpid()) + ".sqlite"))
-          .string();
-  LinalgEnv env(config);
+  ExtraEnvConfig extra("unroll");
+  LinalgEnv env(extra.config);
   int tile = env.typeIndex("tile"), unroll = env.typeIndex("unroll");
   ASSERT_GE(unroll, 0);
-  auto index = [&](int64_t size) {
-    const std::vector<int64_t> &sizes = config.tileSizes;
-    return std::find(sizes.begin(), sizes.end(), size) - sizes.begin();
-  };
   auto obs = env.tryReset({fixturePath("add")}, 0); // 64 x 48
   ASSERT_TRUE(obs.ok()) << obs.error().message;
   // Nothing is tiled yet: nothing to unroll.
   EXPECT_FALSE(obs->masks[0][unroll]);
   Action action{std::vector<int64_t>(env.numHeads(), 0)};
   action.values[0] = tile;
-  action.values[env.tileHead(0)] = index(1);
-  action.values[env.tileHead(1)] = index(16);
+  action.values[env.tileHead(0)] = extra.sizeIndex(1);
+  action.values[env.tileHead(1)] = extra.sizeIndex(16);
   StepResult step = env.step(action);
   ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
   ASSERT_TRUE(step.obs.masks[0][unroll]);
@@ -145,42 +132,27 @@ TEST(Unroll, AnAgentsHeadChoosesTheLoopAndTheFactorIsTheLargestAllowed) {
   // loop; its 64 iterations allow the cap of 8.
   action = Action{std::vector<int64_t>(env.numHeads(), 0)};
   action.values[0] = unroll;
-  action.values[env.tileHead(0)] = index(1);
+  action.values[env.tileHead(0)] = extra.sizeIndex(1);
   step = env.step(action);
   EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
   EXPECT_EQ(env.schedule().str(), "op0: tile(1,16) unroll(8,0)");
-  for (const char *suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(config.cachePath + suffix);
 }
-
-namespace {
-
-std::string heuristicText(const std::string &fixture,
-                          std::vector<std::string> extras) {
-  auto program = loadFixture(fixture);
-  EXPECT_TRUE(program.ok()) << program.error().message;
-  HeuristicOptions options;
-  options.target.f32Lanes = 16;
-  options.target.vectorRegisters = 32;
-  options.target.l2Bytes = 1 << 20;
-  options.extraTransformations = std::move(extras);
-  return heuristicSchedule(*program, options).str();
-}
-
-} // namespace
 
 TEST(Unroll, HeuristicUnrollsTheRegisterTilesReductionLoopByEight) {
   // 64 steps of k in the cache tile, one per register-tile iteration.
-  EXPECT_NE(heuristicText("matmul", {"unroll"})
+  EXPECT_NE(heuristicText("matmul", cpu(16, 32), {"unroll"})
                 .find("tile(8,32,1) unroll(0,0,8) vectorize"),
             std::string::npos)
-      << heuristicText("matmul", {"unroll"});
-  EXPECT_EQ(heuristicText("matmul", {}).find("unroll"), std::string::npos);
+      << heuristicText("matmul", cpu(16, 32), {"unroll"});
+  EXPECT_EQ(heuristicText("matmul", cpu(16, 32), {}).find("unroll"),
+            std::string::npos);
   // Packed (B stored n x k): the outer reduction loop, tiled by 1, unrolls.
-  std::string packed = heuristicText("matmul_transpose_b", {"pack", "unroll"});
+  std::string packed =
+      heuristicText("matmul_transpose_b", cpu(16, 32), {"pack", "unroll"});
   EXPECT_NE(packed.find("pack("), std::string::npos) << packed;
   EXPECT_NE(packed.find("unroll(0,0,8,0,0,0) vectorize"), std::string::npos)
       << packed;
   // An elementwise op has no reduction loop to unroll.
-  EXPECT_EQ(heuristicText("add", {"unroll"}).find("unroll"), std::string::npos);
+  EXPECT_EQ(heuristicText("add", cpu(16, 32), {"unroll"}).find("unroll"),
+            std::string::npos);
 }
