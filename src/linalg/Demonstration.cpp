@@ -88,6 +88,16 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
     for (unsigned l = 0; l < step.params.size(); ++l) {
       unsigned head = parallel ? env.parallelHead(l) : env.tileHead(l);
       int64_t wanted = step.params[l];
+      // An unroll's head only picks its loop (the env unrolls it by the
+      // most its iterations allow): the smallest size every loop offers.
+      if (step.name == "unroll") {
+        for (size_t c = 1; c < cfg.tileSizes.size() && wanted > 0; ++c)
+          if (obs.masks[head][c]) {
+            first.values[head] = c;
+            break;
+          }
+        continue;
+      }
       // More than the loop is the same as 0: the loop stays untiled. The
       // whole loop stays the size it is when that is a candidate, so that
       // one rule ("tile by 1") gives one action whatever the range.

@@ -2,6 +2,7 @@
 // schedules measure correct, and how an agent's heads choose it.
 #include "LinalgTestUtil.h"
 
+#include "rlopt/linalg/Demonstration.h"
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/linalg/Measurement.h"
 
@@ -155,4 +156,15 @@ TEST(Unroll, HeuristicUnrollsTheRegisterTilesReductionLoopByEight) {
   // An elementwise op has no reduction loop to unroll.
   EXPECT_EQ(heuristicText("add", cpu(16, 32), {"unroll"}).find("unroll"),
             std::string::npos);
+}
+
+TEST(Unroll, TheHeuristicsUnrollIsDemonstratedAsTheActionsThatReplayIt) {
+  ExtraEnvConfig extra("unroll");
+  LinalgEnv env(extra.config);
+  auto demo = demonstrateHeuristic(env, {fixturePath("matmul")}, cpu(16, 32));
+  ASSERT_TRUE(demo.ok()) << demo.error().message;
+  EXPECT_EQ(demo->error, "");
+  EXPECT_NE(demo->schedule.find("tile(8,32,1) unroll(0,0,8) vectorize"),
+            std::string::npos)
+      << demo->schedule;
 }
