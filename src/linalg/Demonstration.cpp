@@ -88,9 +88,9 @@ std::vector<Action> actionsForStep(const LinalgEnv &env, const Observation &obs,
     for (unsigned l = 0; l < step.params.size(); ++l) {
       unsigned head = parallel ? env.parallelHead(l) : env.tileHead(l);
       int64_t wanted = step.params[l];
-      // An unroll's head only picks its loop (the env unrolls it by the
-      // most its iterations allow): the smallest size every loop offers.
-      if (step.name == "unroll") {
+      // A head that only picks its loop: the smallest size every loop
+      // offers.
+      if (env.transformationTypes()[type]->headsPickLoops) {
         for (size_t c = 1; c < cfg.tileSizes.size() && wanted > 0; ++c)
           if (obs.masks[head][c]) {
             first.values[head] = c;

@@ -86,10 +86,10 @@ static void unrollReduction(ScheduleState &state, unsigned index,
   constexpr int64_t kFactor = 8;
   std::vector<int64_t> factors(op.numLoops(), 0);
   for (unsigned l = op.numLoops(); l-- > 0;) {
-    if (!op.isReduction[l] || op.ranges[l] != 1 || l >= op.forLoops.size() ||
-        op.forLoops[l].handle.empty())
+    const ForLoop *tiled = op.forLoop(l);
+    if (!op.isReduction[l] || op.ranges[l] != 1 || !tiled)
       continue;
-    if (op.forLoops[l].trips >= kFactor)
+    if (tiled->trips >= kFactor)
       factors[l] = kFactor;
     break;
   }

@@ -197,15 +197,15 @@ Schedule LinalgEnv::schedule() const {
   return schedule;
 }
 
-/// Whether a step's sizes change nothing: each is 0 or its whole loop.
-/// Unroll's factors are no sizes; only all 0 leaves its loops alone.
+/// Whether a step's sizes change nothing: each is 0 or its whole loop;
+/// where the heads only pick loops, each is 0.
 static bool isNoOp(const Transformation &kind, const OpState &op,
                    const std::vector<int64_t> &params) {
   if (!isPerLoop(kind.params))
     return false;
-  if (std::string(kind.name) == "unroll")
+  if (kind.headsPickLoops)
     return std::all_of(params.begin(), params.end(),
-                       [](int64_t f) { return f == 0; });
+                       [](int64_t p) { return p == 0; });
   return checkTileSizes(op, params).has_value();
 }
 
@@ -238,22 +238,18 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
     for (unsigned l = 0; l < op.numLoops() && l < cfg.maxLoops; ++l) {
       if (parallelOnly && op.isReduction[l])
         continue;
+      // Size 1 picks every loop, a register tile's loop of range 1 too.
+      if (kind.headsPickLoops) {
+        sizes[l] = 1;
+        continue;
+      }
       for (int64_t s : cfg.tileSizes)
         if (s > 0 && s < op.ranges[l])
           sizes[l] = std::max(sizes[l], s);
     }
     // Read the way a step reads the same head values.
-    if (kind.fromHeads) {
+    if (kind.fromHeads)
       kind.fromHeads(op, sizes);
-      // A loop of range 1 offers no size below its range, only 1, which
-      // unroll reads as "this loop" (a register tile's reduction loop).
-      if (std::all_of(sizes.begin(), sizes.end(),
-                      [](int64_t s) { return s == 0; })) {
-        for (unsigned l = 0; l < op.numLoops() && l < cfg.maxLoops; ++l)
-          sizes[l] = !parallelOnly || !op.isReduction[l];
-        kind.fromHeads(op, sizes);
-      }
-    }
     return sizes;
   }
   }

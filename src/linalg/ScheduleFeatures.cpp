@@ -85,9 +85,10 @@ void appendOpBlock(const EnvConfig &c,
         order[p] = static_cast<float>(step.params[p] + 1);
       continue;
     }
-    // An unroll's factors are no tile sizes; the step slots show it.
+    // Parameters the heads only pick loops for are no tile sizes; the step
+    // slots show the step.
     if (!isPerLoop(transformation->params) || tile >= kTileSlots ||
-        step.name == "unroll")
+        transformation->headsPickLoops)
       continue;
     float *slot = slots.data() + tile * tileSlotSize(c);
     for (unsigned l = 0; l < loops && l < step.params.size(); ++l)

@@ -75,6 +75,13 @@ bool OpState::hasPartialTiles() const {
   return std::find(partial.begin(), partial.end(), true) != partial.end();
 }
 
+const ForLoop *OpState::forLoop(unsigned loop) const {
+  if (forLoops.size() != numLoops() || loop >= forLoops.size() ||
+      forLoops[loop].handle.empty())
+    return nullptr;
+  return &forLoops[loop];
+}
+
 int64_t OpState::iterationCount() const {
   int64_t n = 1;
   for (int64_t r : ranges)

@@ -58,6 +58,8 @@ struct OpState {
   bool fusedOpaque = false; ///< fused, with ranges unknown statically
 
   unsigned numLoops() const { return ranges.size(); }
+  /// The innermost scf.for that tiles `loop`; null when none does.
+  const ForLoop *forLoop(unsigned loop) const;
   bool hasPartialTiles() const;
   int64_t iterationCount() const;
 };
@@ -114,6 +116,10 @@ struct Transformation {
   /// apply (0 = leave the loop), so that no unmasked action fails; all 0 is
   /// a no-op step. Null: the sizes are taken as they are.
   void (*fromHeads)(const OpState &op, std::vector<int64_t> &params) = nullptr;
+  /// A head's non-zero size only picks its loop, and fromHeads chooses the
+  /// parameter (`unroll`): the sizes are no tile sizes, and size 1, which
+  /// every loop offers, picks a loop as well as any.
+  bool headsPickLoops = false;
 };
 
 /// Every registered transformation, the base set first.

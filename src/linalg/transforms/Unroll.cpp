@@ -16,13 +16,6 @@ namespace rlopt::linalg {
 /// registers can hold.
 constexpr int64_t kMaxFactor = 8;
 
-static const ForLoop *forLoopOf(const OpState &op, unsigned loop) {
-  if (op.forLoops.size() != op.numLoops() || loop >= op.forLoops.size() ||
-      op.forLoops[loop].handle.empty())
-    return nullptr;
-  return &op.forLoops[loop];
-}
-
 static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &factors) {
@@ -38,7 +31,7 @@ static std::optional<std::string> check(const ScheduleState &state,
     if (f < 2 || f > kMaxFactor)
       return "the factor for " + loop + " must be 0 or lie in 2.." +
              std::to_string(kMaxFactor);
-    const ForLoop *tiled = forLoopOf(op, l);
+    const ForLoop *tiled = op.forLoop(l);
     if (!tiled)
       return loop + " is not tiled by an scf.for (tile it first)";
     if (f > tiled->trips)
@@ -77,7 +70,7 @@ static void emit(ScheduleState &state, unsigned index,
 /// the cap and its iterations allow.
 static void fromHeads(const OpState &op, std::vector<int64_t> &factors) {
   for (unsigned l = 0; l < factors.size(); ++l) {
-    const ForLoop *tiled = forLoopOf(op, l);
+    const ForLoop *tiled = op.forLoop(l);
     int64_t limit =
         tiled && factors[l] > 0 ? std::min(kMaxFactor, tiled->trips) : 0;
     int64_t f = 1;
@@ -96,7 +89,8 @@ Transformation unrollTransformation() {
           check,
           emit,
           /*extra=*/true,
-          fromHeads};
+          fromHeads,
+          /*headsPickLoops=*/true};
 }
 
 } // namespace rlopt::linalg
