@@ -3,8 +3,10 @@
 #include "rlopt/linalg/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -24,7 +26,7 @@ static std::string bufferizationPasses() {
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map "
          "unknown-type-conversion=identity-layout-map},"
-         "canonicalize";
+         "canonicalize,cse,canonicalize";
 }
 
 /// Buffers to LLVM. Results equal to an argument are dropped first:
@@ -70,6 +72,32 @@ static std::vector<int> resultsInArguments(mlir::func::FuncOp func) {
   return placement;
 }
 
+static bool isContiguous(mlir::MemRefType type) {
+  return type.getLayout().isIdentity() ||
+         mlir::memref::isStaticShapeAndContiguousRowMajor(type);
+}
+
+/// A copy between strided buffers (a padded or packed tile, a slice of a
+/// result) becomes a loop nest that LLVM vectorizes. Left as memref.copy it
+/// would call the runtime's generic copy, which walks the elements one by
+/// one through their strides, several times slower.
+static void copyStridedBuffersInLoops(mlir::ModuleOp module) {
+  llvm::SmallVector<mlir::memref::CopyOp> strided;
+  module.walk([&](mlir::memref::CopyOp copy) {
+    auto source = mlir::dyn_cast<mlir::MemRefType>(copy.getSource().getType());
+    auto target = mlir::dyn_cast<mlir::MemRefType>(copy.getTarget().getType());
+    if (source && target && source.getRank() > 0 &&
+        (!isContiguous(source) || !isContiguous(target)))
+      strided.push_back(copy);
+  });
+  for (mlir::memref::CopyOp copy : strided) {
+    mlir::OpBuilder builder(copy);
+    builder.create<mlir::linalg::CopyOp>(copy.getLoc(), copy.getSource(),
+                                         copy.getTarget());
+    copy.erase();
+  }
+}
+
 static Status runPasses(mlir::ModuleOp module, const std::string &passes) {
   DiagnosticCollector diagnostics(module.getContext());
   mlir::PassManager pm(module.getContext());
@@ -104,6 +132,7 @@ Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
                      "converge");
   if (Status s = runPasses(module, bufferizationPasses()); !s)
     return s.error();
+  copyStridedBuffersInLoops(module);
   LoweredEntry lowered;
   if (entry)
     lowered.resultArgument = resultsInArguments(entry);

@@ -17,6 +17,7 @@ Transformation peelTransformation();
 Transformation packTransformation();
 Transformation flattenTransformation();
 Transformation unrollTransformation();
+Transformation padTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
@@ -33,6 +34,7 @@ const std::vector<Transformation> &transformations() {
       packTransformation(),
       flattenTransformation(),
       unrollTransformation(),
+      padTransformation(),
   };
   return all;
 }
