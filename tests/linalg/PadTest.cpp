@@ -2,6 +2,7 @@
 // schedules measure correct, how an agent meets it, and the heuristic's use.
 #include "LinalgTestUtil.h"
 
+#include "rlopt/linalg/Demonstration.h"
 #include "rlopt/linalg/LinalgEnv.h"
 
 #include <gtest/gtest.h>
@@ -161,4 +162,17 @@ TEST(Pad, HeuristicPadsConvolutionColumnsThatNoWideTileDivides) {
   // Columns of 8 tile by 8: nothing to pad.
   EXPECT_EQ(heuristicText("conv_nhwc", cpu(16, 32), {"pad"}).find("pad"),
             std::string::npos);
+}
+
+TEST(Pad, TheHeuristicsPadIsDemonstratedAsTheActionsThatReplayIt) {
+  ExtraEnvConfig extra("pad");
+  LinalgEnv env(extra.config);
+  auto demo =
+      demonstrateHeuristic(env, {fixturePath("conv_nhwc_13")}, cpu(16, 32));
+  ASSERT_TRUE(demo.ok()) << demo.error().message;
+  EXPECT_EQ(demo->error, "");
+  EXPECT_NE(demo->schedule.find("tile(1,1,8,32,0,0,0) pad tile(0,0,0,0,1,1,8) "
+                                "vectorize"),
+            std::string::npos)
+      << demo->schedule;
 }
