@@ -31,10 +31,11 @@ def schedules(directory):
     return {name: r.get("schedule", "") for name, r in results.items()}
 
 
-def measure(rlopt, program, schedule):
-    """The candidate's time and the hash of the code it lowers to."""
+def measure(rlopt, program, schedule, options=()):
+    """`rlopt measure --json` of a schedule, uncached; exits unless correct."""
     run = subprocess.run(
-        [rlopt, "measure", program, "--schedule", schedule, "--no-cache", "--json"],
+        [rlopt, "measure", program, "--schedule", schedule, "--no-cache", "--json",
+         *options],
         capture_output=True,
         text=True,
     )
@@ -43,7 +44,7 @@ def measure(rlopt, program, schedule):
     result = json.loads(run.stdout)
     if not result.get("correct"):
         sys.exit(f"{program}: '{schedule}' is not correct")
-    return result["candidate_ms"], result["program_hash"]
+    return result
 
 
 def main():
@@ -64,11 +65,11 @@ def main():
         program = f"{args.suite}/{name}.mlir"
         rounds = []
         for _ in range(args.rounds):
-            ref_ms, ref_code = measure(args.rlopt, program, reference[name])
-            other_ms, other_code = measure(args.rlopt, program, other[name])
-            if ref_code == other_code:
+            ref = measure(args.rlopt, program, reference[name])
+            new = measure(args.rlopt, program, other[name])
+            if ref["program_hash"] == new["program_hash"]:
                 break
-            rounds.append(ref_ms / other_ms)
+            rounds.append(ref["candidate_ms"] / new["candidate_ms"])
         if not rounds:
             same_code += 1
             ratios.append(1.0)

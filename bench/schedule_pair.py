@@ -14,22 +14,14 @@ Prints one line per round and then the median ratio and its range; > 1
 means B is faster.
 """
 import argparse
-import json
 import statistics
-import subprocess
-import sys
+
+from remeasure_side_by_side import measure  # beside this script
 
 
 def speedup(rlopt, path, schedule, repetitions, threads):
-    command = [rlopt, "measure", path, "--schedule", schedule, "--no-cache",
-               "--json", "--repetitions", str(repetitions),
-               "--threads", str(threads)]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"{path}: {schedule}: {done.stderr.strip()}")
-    result = json.loads(done.stdout)
-    if not result.get("correct"):
-        sys.exit(f"{path}: {schedule}: measured incorrect")
+    result = measure(rlopt, path, schedule,
+                     ["--repetitions", str(repetitions), "--threads", str(threads)])
     return result["speedup"], result["candidate_ms"]
 
 

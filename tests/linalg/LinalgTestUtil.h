@@ -93,6 +93,20 @@ inline ScheduleOutcome applyToFixture(const std::string &name,
   return {status ? "" : status.error().message, op.ranges, op.isReduction};
 }
 
+/// The transform-dialect script of `schedule` on fixture `name`; a schedule
+/// that does not apply is a test failure.
+inline std::string transformScriptFor(const std::string &name,
+                                      const std::string &schedule) {
+  auto program = loadFixture(name);
+  EXPECT_TRUE(program.ok()) << program.error().message;
+  ScheduleState state(program->ops);
+  auto parsed = parseSchedule(schedule);
+  EXPECT_TRUE(parsed.ok()) << parsed.error().message;
+  Status status = applySchedule(state, *parsed);
+  EXPECT_TRUE(status.ok()) << status.error().message;
+  return state.transformScript();
+}
+
 /// A fixture and a schedule for it, as parameterized tests take them.
 using FixtureSchedule = std::pair<const char *, const char *>;
 

@@ -13,17 +13,6 @@ using namespace rlopt::linalg::testing;
 
 namespace {
 
-std::string scriptFor(const std::string &fixture, const std::string &text) {
-  auto program = loadFixture(fixture);
-  EXPECT_TRUE(program.ok()) << program.error().message;
-  ScheduleState state(program->ops);
-  auto schedule = parseSchedule(text);
-  EXPECT_TRUE(schedule.ok()) << schedule.error().message;
-  Status status = applySchedule(state, *schedule);
-  EXPECT_TRUE(status.ok()) << status.error().message;
-  return state.transformScript();
-}
-
 std::string refusal(const std::string &fixture, const std::string &schedule,
                     unsigned op) {
   return applyToFixture(fixture, schedule, op).refusal;
@@ -33,7 +22,7 @@ std::string refusal(const std::string &fixture, const std::string &schedule,
 
 TEST(Pad, PadsWithTypedZerosAndHoistsEachInputOutOfTheTileLoops) {
   std::string script =
-      scriptFor("matmul_odd", "op1: tile(40,64,300) pad tile(8,32,1)");
+      transformScriptFor("matmul_odd", "op1: tile(40,64,300) pad tile(8,32,1)");
   EXPECT_NE(script.find("transform.structured.pad %op1_tiled_0 "
                         "{padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], "
                         "padding_dimensions = [0, 1, 2], copy_back_op = "
@@ -57,9 +46,9 @@ TEST(Pad, PadsWithTypedZerosAndHoistsEachInputOutOfTheTileLoops) {
             std::string::npos)
       << script;
   // Zeros of each operand's own type.
-  EXPECT_NE(
-      scriptFor("matmul_bf16", "op1: tile(64,40,32) pad").find("0.0 : bf16"),
-      std::string::npos);
+  EXPECT_NE(transformScriptFor("matmul_bf16", "op1: tile(64,40,32) pad")
+                .find("0.0 : bf16"),
+            std::string::npos);
 }
 
 TEST(Pad, MakesAConvolutionsPartialTilesFullSoItVectorizes) {
@@ -151,13 +140,17 @@ TEST(Pad, AnAgentMayPadOnlyAnOpWithPartialTiles) {
   EXPECT_FALSE(step.obs.masks[0][pad]);
 }
 
-TEST(Pad, HeuristicPadsConvolutionColumnsThatNoWideTileDivides) {
+TEST(Pad, HeuristicPadsLongConvolutionColumnsThatNoWideTileDivides) {
   std::string padded = heuristicText("conv_nhwc_13", cpu(16, 32), {"pad"});
   EXPECT_NE(padded.find("op1: tile(1,1,8,32,0,0,0) pad tile(0,0,0,0,1,1,8) "
                         "vectorize"),
             std::string::npos)
       << padded;
   EXPECT_EQ(heuristicText("conv_nhwc_13", cpu(16, 32), {}).find("pad"),
+            std::string::npos);
+  // 40 products per result: copying each result tile in and out would
+  // cost more than padding saves.
+  EXPECT_EQ(heuristicText("conv_nhwc_13_1x1", cpu(16, 32), {"pad"}).find("pad"),
             std::string::npos);
   // Columns of 8 tile by 8: nothing to pad.
   EXPECT_EQ(heuristicText("conv_nhwc", cpu(16, 32), {"pad"}).find("pad"),

@@ -14,17 +14,6 @@ using namespace rlopt::linalg::testing;
 
 namespace {
 
-std::string scriptFor(const std::string &fixture, const std::string &text) {
-  auto program = loadFixture(fixture);
-  EXPECT_TRUE(program.ok()) << program.error().message;
-  ScheduleState state(program->ops);
-  auto schedule = parseSchedule(text);
-  EXPECT_TRUE(schedule.ok()) << schedule.error().message;
-  Status status = applySchedule(state, *schedule);
-  EXPECT_TRUE(status.ok()) << status.error().message;
-  return state.transformScript();
-}
-
 void expectRefused(const std::string &fixture, const std::string &schedule,
                    const std::string &why) {
   std::string refusal = applyToFixture(fixture, schedule, 0).refusal;
@@ -35,7 +24,7 @@ void expectRefused(const std::string &fixture, const std::string &schedule,
 } // namespace
 
 TEST(Unroll, UnrollsTheInnermostTileLoopAfterTheOpsLastStep) {
-  std::string script = scriptFor(
+  std::string script = transformScriptFor(
       "matmul", "op1: tile(32,64,64) tile(8,32,1) unroll(0,0,4) vectorize");
   // The second tiling's third loop (k, 64 iterations of 1) unrolls by 4.
   size_t unroll =
@@ -48,8 +37,8 @@ TEST(Unroll, UnrollsTheInnermostTileLoopAfterTheOpsLastStep) {
 }
 
 TEST(Unroll, InnerLoopsUnrollBeforeOuterOnes) {
-  std::string script =
-      scriptFor("matmul", "op1: tile(0,0,8) tile(8,32,0) unroll(2,0,4)");
+  std::string script = transformScriptFor(
+      "matmul", "op1: tile(0,0,8) tile(8,32,0) unroll(2,0,4)");
   size_t inner = script.find("transform.loop.unroll %op1_for_1#0 { factor "
                              "= 2 }"); // rows, tiled second: nested deeper
   size_t outer = script.find("transform.loop.unroll %op1_for_0#0 { factor "
@@ -62,8 +51,8 @@ TEST(Unroll, InnerLoopsUnrollBeforeOuterOnes) {
 TEST(Unroll, FollowsItsLoopThroughAnInterchange) {
   // After interchange(0,2,1) the op's loop 1 is k, which the first tiling's
   // third loop tiles.
-  std::string script =
-      scriptFor("matmul", "op1: tile(8,32,4) interchange(0,2,1) unroll(0,2,0)");
+  std::string script = transformScriptFor(
+      "matmul", "op1: tile(8,32,4) interchange(0,2,1) unroll(0,2,0)");
   EXPECT_NE(script.find("transform.loop.unroll %op1_for_0#2 { factor = 2 }"),
             std::string::npos)
       << script;
