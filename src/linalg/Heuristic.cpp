@@ -333,7 +333,7 @@ static bool scheduleRowReduction(ScheduleState &state, unsigned index,
 /// which pays only against a long enough reduction: at least 256 products
 /// per result where the columns would otherwise go one at a time, 1024
 /// where two or three divide them. Measured side by side: 13 x 13 and
-/// 17 x 17 layers of AlexNet, SqueezeNet and Inception (440-3456 products)
+/// 17 x 17 layers of AlexNet, SqueezeNet and Inception (576-3456 products)
 /// ran 1.9-3.9x faster; 1 x 1 convolutions over 40-96 channels, and 441-648
 /// products in columns of two or three, ran 1.4-4x slower. Depthwise
 /// convolutions and poolings read each input once or a few times: copying
