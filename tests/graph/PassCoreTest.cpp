@@ -126,6 +126,29 @@ ENTRY e {
   EXPECT_TRUE(std::signbit(zero[0]));
 }
 
+TEST(PassConstantFolding, MovesIntegersBeyondDoublePrecisionExactly) {
+  // Data movement is planned by the interpreter's DataMovement and applied
+  // to exact integers: 2^62 + 1 has no double, and must survive every op.
+  Module module = expectRewrite("constant-folding", R"(
+HloModule m
+ENTRY e {
+  a = s64[2,2] constant({{4611686018427387905, 2}, {3, 4}})
+  t = s64[2,2] transpose(a), dimensions={1,0}
+  v = s64[2,2] reverse(t), dimensions={0}
+  z = s64[] constant(-9007199254740993)
+  p = s64[3,3] pad(v, z), padding=1_0x0_1
+  s = s64[2,2] slice(p), slice={[1:3], [0:2]}
+  ROOT c = s64[2,4] concatenate(s, a), dimensions={1}
+})");
+  EXPECT_EQ(countOf(module, Opcode::Concatenate), 0);
+  EXPECT_EQ(countOf(module, Opcode::Pad), 0);
+  // t = {{2^62+1, 3}, {2, 4}}; v = {{2, 4}, {2^62+1, 3}}; p adds a row of
+  // z on top and a column of z on the right; s drops that row and column.
+  const int64_t big = 4611686018427387905;
+  EXPECT_EQ(rootOf(module)->literal().integers,
+            (std::vector<int64_t>{2, 4, big, 2, big, 3, 3, 4}));
+}
+
 TEST(PassConstantFolding, LeavesBroadcastsElidedAndDivisionByZero) {
   expectNoRewrite("constant-folding", R"(
 HloModule m

@@ -70,9 +70,11 @@ void forEachIndex(const std::vector<int64_t> &dims,
 /// out[sum idx*outStrides] = in[sum idx*inStrides] over the box `dims`.
 /// `in` and `out` point at the box's first element; strides may be zero
 /// (broadcast) or negative (reverse).
-inline void copyBox(const double *in, const std::vector<int64_t> &inStrides,
-                    double *out, const std::vector<int64_t> &outStrides,
-                    const std::vector<int64_t> &dims) {
+/// T is the interpreter's double or constant folding's exact integer.
+template <typename T>
+void copyBox(const T *in, const std::vector<int64_t> &inStrides, T *out,
+             const std::vector<int64_t> &outStrides,
+             const std::vector<int64_t> &dims) {
   if (dims.empty() || product(dims) <= 0) {
     if (dims.empty())
       out[0] = in[0];
@@ -112,8 +114,8 @@ inline void copyBox(const double *in, const std::vector<int64_t> &inStrides,
   std::vector<int64_t> rowIn(inStrides.begin(), inStrides.end() - 1);
   std::vector<int64_t> rowOut(outStrides.begin(), outStrides.end() - 1);
   forEachIndex(rowDims, rowIn, rowOut, [&](int64_t a, int64_t b) {
-    const double *from = in + a;
-    double *to = out + b;
+    const T *from = in + a;
+    T *to = out + b;
     if (inStep == 1 && outStep == 1)
       std::copy(from, from + length, to);
     else if (inStep == 0 && outStep == 1)

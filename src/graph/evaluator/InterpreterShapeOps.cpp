@@ -1,6 +1,8 @@
 // Data-movement opcodes: reshape, broadcast, transpose, slice, reverse,
 // pad, concatenate, dynamic-slice, dynamic-update-slice and iota. Each is
-// one strided box copy (InterpreterIndexing.h).
+// a strided box copy (InterpreterIndexing.h); the five that constant
+// folding shares are planned in DataMovement.h.
+#include "DataMovement.h"
 #include "InterpreterIndexing.h"
 #include "InterpreterInternal.h"
 
@@ -10,13 +12,6 @@
 namespace rlopt::graph::interp {
 
 namespace {
-
-std::string dimsText(const std::vector<int64_t> &dims) {
-  std::string text = "{";
-  for (size_t i = 0; i < dims.size(); ++i)
-    text += (i ? "," : "") + std::to_string(dims[i]);
-  return text + "}";
-}
 
 Status requireArray(const Instruction &instruction, const RuntimeValue &value) {
   if (!value.shape.isArray() || isComplex(value.shape.type()))
@@ -61,162 +56,22 @@ Result<RuntimeValue> broadcast(const Instruction &instruction,
   return result;
 }
 
-Result<RuntimeValue> transpose(const Instruction &instruction,
-                               RuntimeValue operand) {
-  const Shape &shape = instruction.shape();
-  const std::vector<int64_t> &permutation = instruction.dimensions();
-  std::vector<int64_t> operandStrides = rowMajorStrides(operand.shape.dims());
-  std::vector<int64_t> inStrides(shape.rank(), 0);
-  std::vector<bool> used(shape.rank(), false);
-  if (static_cast<int64_t>(permutation.size()) != shape.rank() ||
-      operand.shape.rank() != shape.rank())
-    return failAt(instruction, "dimensions=" + dimsText(permutation) +
-                                   " is not a permutation of the operand's");
-  bool identity = true;
-  for (int64_t i = 0; i < shape.rank(); ++i) {
-    int64_t d = permutation[i];
-    if (d < 0 || d >= shape.rank() || used[d] ||
-        operand.shape.dim(d) != shape.dim(i))
-      return failAt(instruction, "dimensions=" + dimsText(permutation) +
-                                     " does not permute " +
-                                     operand.shape.toString(false) + " to " +
-                                     shape.toString(false));
-    used[d] = true;
-    inStrides[i] = operandStrides[d];
-    identity = identity && d == i;
-  }
-  if (identity)
-    return reshape(instruction, std::move(operand));
-  RuntimeValue result = makeScratchArray(shape);
-  copyBox(operand.data(), inStrides, result.buffer->data(),
-          rowMajorStrides(shape.dims()), shape.dims());
-  return result;
-}
-
-Result<RuntimeValue> slice(const Instruction &instruction,
-                           const RuntimeValue &operand) {
-  const Shape &shape = instruction.shape();
-  const std::vector<SliceDim> &ranges = instruction.slice();
-  if (static_cast<int64_t>(ranges.size()) != operand.shape.rank() ||
-      shape.rank() != operand.shape.rank())
-    return failAt(instruction, "slice needs one range per dimension");
-  std::vector<int64_t> operandStrides = rowMajorStrides(operand.shape.dims());
-  std::vector<int64_t> inStrides(shape.rank());
-  int64_t base = 0;
-  for (int64_t d = 0; d < shape.rank(); ++d) {
-    const SliceDim &range = ranges[d];
-    int64_t expected =
-        range.stride > 0 && range.limit >= range.start
-            ? (range.limit - range.start + range.stride - 1) / range.stride
-            : -1;
-    if (range.start < 0 || range.limit > operand.shape.dim(d) ||
-        expected != shape.dim(d))
-      return failAt(instruction, "slice range " + std::to_string(d) +
-                                     " does not fit " +
-                                     operand.shape.toString(false) + " -> " +
-                                     shape.toString(false));
-    base += range.start * operandStrides[d];
-    inStrides[d] = range.stride * operandStrides[d];
-  }
-  RuntimeValue result = makeScratchArray(shape);
-  copyBox(operand.data() + base, inStrides, result.buffer->data(),
-          rowMajorStrides(shape.dims()), shape.dims());
-  return result;
-}
-
-Result<RuntimeValue> reverse(const Instruction &instruction,
-                             const RuntimeValue &operand) {
-  const Shape &shape = instruction.shape();
-  std::vector<int64_t> inStrides = rowMajorStrides(operand.shape.dims());
-  int64_t base = 0;
-  for (int64_t d : instruction.dimensions()) {
-    if (d < 0 || d >= shape.rank())
-      return failAt(instruction, "reverses dimension " + std::to_string(d) +
-                                     " of a rank-" +
-                                     std::to_string(shape.rank()) + " array");
-    base += (shape.dim(d) - 1) * inStrides[d];
-    inStrides[d] = -inStrides[d];
-  }
-  RuntimeValue result = makeScratchArray(shape);
-  if (result.size() > 0)
-    copyBox(operand.data() + base, inStrides, result.buffer->data(),
-            rowMajorStrides(shape.dims()), shape.dims());
-  return result;
-}
-
-Result<RuntimeValue> pad(const Instruction &instruction,
-                         const RuntimeValue &operand,
-                         const RuntimeValue &padValue) {
-  const Shape &shape = instruction.shape();
-  const std::vector<PadDim> &padding = instruction.padding();
-  int64_t rank = operand.shape.rank();
-  if (static_cast<int64_t>(padding.size()) != rank || shape.rank() != rank ||
-      padValue.size() != 1)
-    return failAt(instruction, "needs a scalar padding value and one "
-                               "padding entry per dimension");
-  std::vector<int64_t> operandStrides = rowMajorStrides(operand.shape.dims());
-  std::vector<int64_t> outStrides = rowMajorStrides(shape.dims());
-  std::vector<int64_t> boxDims(rank), boxOutStrides(rank);
-  int64_t inBase = 0, outBase = 0;
-  bool empty = false;
-  for (int64_t d = 0; d < rank; ++d) {
-    const PadDim &p = padding[d];
-    int64_t size = operand.shape.dim(d);
-    int64_t expected =
-        p.low + p.high + size + std::max<int64_t>(size - 1, 0) * p.interior;
-    if (p.interior < 0 || expected != shape.dim(d))
-      return failAt(instruction, "padding of dimension " + std::to_string(d) +
-                                     " does not give " + shape.toString(false));
-    // Operand element i lands at low + i * step; negative padding crops.
-    int64_t step = p.interior + 1;
-    int64_t first = p.low < 0 ? (-p.low + step - 1) / step : 0;
-    int64_t lastPosition = shape.dim(d) - 1 - p.low;
-    int64_t last =
-        lastPosition < 0 ? -1 : std::min(size - 1, lastPosition / step);
-    boxDims[d] = last - first + 1;
-    if (boxDims[d] <= 0)
-      empty = true;
-    inBase += first * operandStrides[d];
-    outBase += (p.low + first * step) * outStrides[d];
-    boxOutStrides[d] = step * outStrides[d];
-  }
-  RuntimeValue result =
-      makeArray(shape, newBuffer(shape.elementCount(), padValue.data()[0]));
-  if (!empty)
-    copyBox(operand.data() + inBase, operandStrides,
-            result.buffer->data() + outBase, boxOutStrides, boxDims);
-  return result;
-}
-
-Result<RuntimeValue> concatenate(const Instruction &instruction,
-                                 const Operands &operands) {
-  const Shape &shape = instruction.shape();
-  if (instruction.dimensions().size() != 1)
-    return failAt(instruction, "needs one concatenation dimension");
-  int64_t axis = instruction.dimensions()[0];
-  if (axis < 0 || axis >= shape.rank())
-    return failAt(instruction,
-                  "dimension " + std::to_string(axis) + " is out of range");
-  std::vector<int64_t> outStrides = rowMajorStrides(shape.dims());
-  RuntimeValue result = makeScratchArray(shape);
-  int64_t offset = 0;
+/// Transpose, slice, reverse, pad and concatenate (DataMovement.h).
+Result<RuntimeValue> movement(const Instruction &instruction,
+                              Operands &operands) {
+  std::vector<std::vector<int64_t>> dims;
+  std::vector<const double *> data;
   for (const RuntimeValue &operand : operands) {
-    const Shape &part = operand.shape;
-    bool fits = part.rank() == shape.rank() &&
-                offset + part.dim(axis) <= shape.dim(axis);
-    for (int64_t d = 0; fits && d < shape.rank(); ++d)
-      fits = d == axis || part.dim(d) == shape.dim(d);
-    if (!fits)
-      return failAt(instruction, "operand " + part.toString(false) +
-                                     " does not fit " + shape.toString(false));
-    if (operand.size() > 0)
-      copyBox(operand.data(), rowMajorStrides(part.dims()),
-              result.buffer->data() + offset * outStrides[axis], outStrides,
-              part.dims());
-    offset += part.dim(axis);
+    dims.push_back(operand.shape.dims());
+    data.push_back(operand.data());
   }
-  if (offset != shape.dim(axis))
-    return failAt(instruction, "operands do not fill " + shape.toString(false));
+  auto plan = planMovement(instruction, dims);
+  if (!plan)
+    return plan.error();
+  if (plan->identity)
+    return reshape(instruction, std::move(operands[0]));
+  RuntimeValue result = makeScratchArray(instruction.shape());
+  applyMovement(*plan, data, *result.buffer);
   return result;
 }
 
@@ -333,15 +188,11 @@ Result<RuntimeValue> evaluateShapeOp(Interpreter &,
   case Opcode::Broadcast:
     return broadcast(instruction, operands[0]);
   case Opcode::Transpose:
-    return transpose(instruction, std::move(operands[0]));
   case Opcode::Slice:
-    return slice(instruction, operands[0]);
   case Opcode::Reverse:
-    return reverse(instruction, operands[0]);
   case Opcode::Pad:
-    return pad(instruction, operands[0], operands[1]);
   case Opcode::Concatenate:
-    return concatenate(instruction, operands);
+    return movement(instruction, operands);
   case Opcode::DynamicSlice:
     return dynamicSlice(instruction, operands);
   case Opcode::DynamicUpdateSlice:

@@ -1,5 +1,6 @@
 #include "ConstantEvaluation.h"
 
+#include "../evaluator/DataMovement.h"
 #include "../evaluator/InterpreterElements.h"
 #include "PassSupport.h"
 
@@ -67,28 +68,6 @@ Array like(ElementType type, std::vector<int64_t> dims) {
   out.type = type;
   out.dims = std::move(dims);
   return out;
-}
-
-std::vector<int64_t> stridesOf(const std::vector<int64_t> &dims) {
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * dims[i + 1];
-  return strides;
-}
-
-// Calls `visit(outputIndex, multiIndex)` for every element of `dims`.
-template <typename F>
-void forEachIndex(const std::vector<int64_t> &dims, F visit) {
-  int64_t count = product(dims);
-  std::vector<int64_t> index(dims.size(), 0);
-  for (int64_t linear = 0; linear < count; ++linear) {
-    visit(linear, static_cast<const std::vector<int64_t> &>(index));
-    for (size_t d = dims.size(); d-- > 0;) {
-      if (++index[d] < dims[d])
-        break;
-      index[d] = 0;
-    }
-  }
 }
 
 // Copies element `from` of `source` to the end of `into`.
@@ -395,91 +374,32 @@ std::optional<Array> elementwise(const Instruction &instruction,
   return std::nullopt;
 }
 
-std::optional<Array> transpose(const Instruction &instruction, const Array &x) {
-  const std::vector<int64_t> &perm = instruction.dimensions();
-  Array out = like(x.type, instruction.shape().dims());
-  std::vector<int64_t> strides = stridesOf(x.dims);
-  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
-    int64_t from = 0;
-    for (size_t i = 0; i < perm.size(); ++i)
-      from += index[i] * strides[perm[i]];
-    pushElement(out, x, from);
-  });
-  return out;
-}
-
-std::optional<Array> slice(const Instruction &instruction, const Array &x) {
-  const std::vector<SliceDim> &ranges = instruction.slice();
-  Array out = like(x.type, instruction.shape().dims());
-  std::vector<int64_t> strides = stridesOf(x.dims);
-  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
-    int64_t from = 0;
-    for (size_t i = 0; i < ranges.size(); ++i)
-      from += (ranges[i].start + index[i] * ranges[i].stride) * strides[i];
-    pushElement(out, x, from);
-  });
-  return out;
-}
-
-std::optional<Array> reverse(const Instruction &instruction, const Array &x) {
-  const std::vector<int64_t> &reversed = instruction.dimensions();
-  Array out = like(x.type, x.dims);
-  std::vector<int64_t> strides = stridesOf(x.dims);
-  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
-    int64_t from = 0;
-    for (size_t i = 0; i < index.size(); ++i) {
-      bool flip = std::count(reversed.begin(), reversed.end(),
-                             static_cast<int64_t>(i)) > 0;
-      from += (flip ? x.dims[i] - 1 - index[i] : index[i]) * strides[i];
-    }
-    pushElement(out, x, from);
-  });
-  return out;
-}
-
-std::optional<Array> concatenate(const Instruction &instruction,
-                                 const std::vector<const Array *> &operands) {
-  if (instruction.dimensions().size() != 1)
+/// Transpose, slice, reverse, pad and concatenate, planned as the
+/// interpreter plans them and applied to exact elements.
+std::optional<Array> movement(const Instruction &instruction,
+                              const std::vector<const Array *> &operands) {
+  std::vector<std::vector<int64_t>> dims;
+  for (const Array *operand : operands)
+    dims.push_back(operand->dims);
+  auto plan = interp::planMovement(instruction, dims);
+  if (!plan)
     return std::nullopt;
-  int64_t dimension = instruction.dimensions()[0];
   Array out = like(instruction.shape().type(), instruction.shape().dims());
-  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
-    int64_t position = index[dimension];
-    for (const Array *operand : operands) {
-      if (position < operand->dims[dimension]) {
-        std::vector<int64_t> strides = stridesOf(operand->dims);
-        int64_t from = 0;
-        for (size_t i = 0; i < index.size(); ++i)
-          from += (static_cast<int64_t>(i) == dimension ? position : index[i]) *
-                  strides[i];
-        pushElement(out, *operand, from);
-        return;
-      }
-      position -= operand->dims[dimension];
-    }
-  });
-  return out;
-}
-
-std::optional<Array> pad(const Instruction &instruction, const Array &x,
-                         const Array &value) {
-  const std::vector<PadDim> &padding = instruction.padding();
-  Array out = like(x.type, instruction.shape().dims());
-  std::vector<int64_t> strides = stridesOf(x.dims);
-  forEachIndex(out.dims, [&](int64_t, const std::vector<int64_t> &index) {
-    int64_t from = 0;
-    for (size_t i = 0; i < index.size(); ++i) {
-      int64_t position = index[i] - padding[i].low;
-      int64_t step = padding[i].interior + 1;
-      if (position < 0 || position % step != 0 ||
-          position / step >= x.dims[i]) {
-        pushElement(out, value, 0);
-        return;
-      }
-      from += position / step * strides[i];
-    }
-    pushElement(out, x, from);
-  });
+  std::vector<const double *> floats;
+  std::vector<const int64_t *> integers;
+  for (const Array *operand : operands) {
+    if (operand->floating() != out.floating())
+      return std::nullopt;
+    floats.push_back(operand->floats.data());
+    integers.push_back(operand->integers.data());
+  }
+  if (out.floating()) {
+    out.floats.resize(out.size());
+    interp::applyMovement(*plan, floats, out.floats);
+  } else {
+    out.integers.resize(out.size());
+    interp::applyMovement(*plan, integers, out.integers);
+  }
   return out;
 }
 
@@ -492,7 +412,7 @@ std::optional<Array> reduce(const Instruction &instruction, const Array &x,
   const std::vector<int64_t> &reduced = instruction.dimensions();
   Array out = like(instruction.shape().type(), instruction.shape().dims());
   // The output stride of each input dimension; 0 for reduced ones.
-  std::vector<int64_t> outStrides = stridesOf(out.dims);
+  std::vector<int64_t> outStrides = interp::rowMajorStrides(out.dims);
   std::vector<int64_t> strideOf(x.dims.size(), 0);
   for (size_t i = 0, k = 0; i < x.dims.size(); ++i)
     if (!std::count(reduced.begin(), reduced.end(), static_cast<int64_t>(i)) &&
@@ -626,15 +546,11 @@ evaluateInstruction(const Instruction &instruction,
     return out;
   }
   case Opcode::Transpose:
-    return transpose(instruction, *operands[0]);
   case Opcode::Slice:
-    return slice(instruction, *operands[0]);
   case Opcode::Reverse:
-    return reverse(instruction, *operands[0]);
   case Opcode::Concatenate:
-    return concatenate(instruction, operands);
   case Opcode::Pad:
-    return pad(instruction, *operands[0], *operands[1]);
+    return movement(instruction, operands);
   case Opcode::Reduce:
     if (operands.size() != 2)
       return std::nullopt;
