@@ -1,8 +1,9 @@
 // DQN (Mnih et al. 2015, Algorithm 1) as CleanRL writes it: act ε-greedily,
 // store the transition, and every few steps take a gradient step on the
 // Huber loss between Q(s, a) and r + γ·max_a' Q_target(s', a'), with the
-// target network copied from the online one every C steps. Masks restrict
-// both the exploration and the max to the allowed actions.
+// target network copied from the online one every C steps; by default a'
+// is chosen by the online network (double DQN, van Hasselt et al. 2016).
+// Masks restrict both the exploration and the max to the allowed actions.
 #include "rlopt/agent/discrete/Dqn.h"
 
 #include "Exploration.h"
@@ -94,10 +95,16 @@ Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
           torch::Tensor tdTarget;
           {
             torch::NoGradGuard noGrad;
-            torch::Tensor nextQ =
-                std::get<0>(maskScores(target(batch.nextFeatures),
-                                       allowSomething(batch.nextAllowed))
-                                .max(1));
+            torch::Tensor allowed = allowSomething(batch.nextAllowed);
+            torch::Tensor targetQ = target(batch.nextFeatures);
+            // Double DQN picks a' with the online network and values it with
+            // the target one, so one network's noise is not both chosen and
+            // believed: the max over ~100 passes otherwise drifts upward.
+            torch::Tensor chooser =
+                config.doubleQ ? q(batch.nextFeatures) : targetQ;
+            torch::Tensor nextAction =
+                maskScores(chooser, allowed).argmax(1, /*keepdim=*/true);
+            torch::Tensor nextQ = targetQ.gather(1, nextAction).squeeze(1);
             tdTarget =
                 batch.rewards + config.gamma * (1 - batch.terminated) * nextQ;
           }

@@ -17,6 +17,7 @@ template <typename Visit> static void visitFields(DqnConfig &c, Visit &&visit) {
   visit("end_epsilon", c.endEpsilon);
   visit("exploration_steps", c.explorationSteps);
   visit("huber_delta", c.huberDelta);
+  visit("double_q", c.doubleQ);
 }
 
 static Status checkFields(const DqnConfig &c, const std::string &where) {

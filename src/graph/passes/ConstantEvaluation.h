@@ -3,10 +3,10 @@
 // interpreter's element functions (InterpreterElements.h) and round to the
 // result type after every op; data movement is the interpreter's plan
 // (DataMovement.h) applied to exact elements. Integer arithmetic stays
-// here, exact in 64 bits: the
-// interpreter holds elements as doubles (s64 and u64 beyond 2^53 lose their
-// low bits) and gives values to what folding must leave alone (integer
-// division by zero, oversized shifts, out-of-range converts).
+// here, exact in 64 bits: the interpreter holds elements as doubles (s64
+// and u64 beyond 2^53 lose their low bits) and gives values to what folding
+// must leave alone (integer division by zero, oversized shifts,
+// out-of-range converts).
 #ifndef RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 #define RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 

@@ -27,6 +27,9 @@ struct DqnConfig {
   double endEpsilon = 0.05;     ///< paper: 0.1 (CleanRL: 0.05)
   int explorationSteps = 10000; ///< linear ε decay; paper: 1000000
   double huberDelta = 1.0;      ///< the paper's error clipping to [-1, 1]
+  /// Double DQN: the online network picks the next action, the target
+  /// network values it. Off: the 2015 paper's max over the target network.
+  bool doubleQ = true;
   /// Whole episodes are run until at least this many steps.
   int stepsPerIteration = 256;
   int iterations = 100;
