@@ -14,8 +14,7 @@ Observation observationFromJson(const nlohmann::json &json) {
 }
 
 /// The child's loop: one JSON request, one JSON answer.
-static int serve(measure::WorkerChannel &channel,
-                 const EnvServer::Factory &factory) {
+static int serve(WorkerChannel &channel, const EnvServer::Factory &factory) {
   std::unique_ptr<Env> env = factory();
   while (auto message = channel.receive()) {
     auto request = nlohmann::json::parse(*message, nullptr, false);
@@ -48,13 +47,11 @@ static int serve(measure::WorkerChannel &channel,
 
 Result<EnvServer> EnvServer::spawn(const Factory &factory,
                                    double timeoutSeconds) {
-  measure::WorkerLimits limits;
+  WorkerLimits limits;
   limits.timeoutSeconds = timeoutSeconds;
   limits.memoryBytes = 0; // measurement workers set their own limits
-  auto worker = measure::Worker::spawn(
-      [factory](measure::WorkerChannel &channel) {
-        return serve(channel, factory);
-      },
+  auto worker = Worker::spawn(
+      [factory](WorkerChannel &channel) { return serve(channel, factory); },
       limits);
   if (!worker)
     return worker.error();
@@ -73,7 +70,7 @@ bool EnvServer::sendStep(const Action &action) {
       nlohmann::json{{"op", "step"}, {"action", action.values}}.dump());
 }
 
-static Result<nlohmann::json> receiveJson(measure::Worker &worker) {
+static Result<nlohmann::json> receiveJson(Worker &worker) {
   auto message = worker.receive();
   if (!message)
     return makeError("environment server: " + message.error().message);

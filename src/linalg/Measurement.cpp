@@ -206,7 +206,7 @@ static Result<LoweredPair> lowerBoth(const Program &program,
 }
 
 /// The worker's side: lower, report the hash, and run if asked to.
-static int runWorker(measure::WorkerChannel &channel, const Program &program,
+static int runWorker(WorkerChannel &channel, const Program &program,
                      const std::string &script, const MeasureOptions &options) {
   auto start = std::chrono::steady_clock::now();
   auto fail = [&](const std::string &message) {
@@ -359,8 +359,8 @@ static Result<Measurement> measureScript(const Program &program,
                                          const std::string &scheduleText,
                                          const MeasureOptions &options,
                                          measure::Cache *cache) {
-  auto worker = measure::Worker::spawn(
-      [&](measure::WorkerChannel &channel) {
+  auto worker = Worker::spawn(
+      [&](WorkerChannel &channel) {
         return runWorker(channel, program, script, options);
       },
       options.limits);

@@ -7,6 +7,7 @@
 #include "rlopt/passes/PassRunner.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/Support/xxhash.h"
 
 #include <chrono>
 #include <cmath>
@@ -101,6 +102,7 @@ static void visitFields(PassesEnvConfig &c, Visit &&visit) {
   visit("reward", c.reward);
   visit("episode_length", c.episodeLength);
   visit("mask_unchanged_passes", c.maskUnchangedPasses);
+  visit("mask_revisiting_passes", c.maskRevisitingPasses);
   visit("runtime_warmup_runs", c.runtime.warmupRuns);
   visit("runtime_timed_runs", c.runtime.timedRuns);
   visit("runtime_timeout_seconds", c.runtime.timeoutSeconds);
@@ -158,18 +160,18 @@ Observation PassesEnv::observation() {
 
 std::vector<uint8_t> PassesEnv::actionMask() const {
   const auto &actions = passActions();
-  std::vector<uint8_t> enabled(actions.size()), mask(actions.size());
+  std::vector<uint8_t> mask(actions.size());
   for (size_t i = 0; i < actions.size(); ++i)
-    enabled[i] = actions[i].disabled.empty();
-  if (!cfg.maskUnchangedPasses || knownUnchanged.empty())
-    return enabled;
-  for (size_t i = 0; i < mask.size(); ++i)
-    mask[i] = enabled[i] && !knownUnchanged[i];
-  // When no pass changes the module any more, any may be chosen (and
-  // changes nothing): the episode can still run to its length.
-  if (std::find(mask.begin(), mask.end(), 1) == mask.end())
-    return enabled;
+    mask[i] = actions[i].disabled.empty();
+  if (cfg.maskUnchangedPasses || cfg.maskRevisitingPasses)
+    transitions.maskKnown(mask, cfg.maskRevisitingPasses);
   return mask;
+}
+
+/// Names a module by its bitcode, which after reloadFromBitcode() is the
+/// same bytes for the same module.
+static uint64_t stateOf(const std::string &bitcode) {
+  return llvm::xxh3_64bits(llvm::StringRef(bitcode));
 }
 
 Result<Observation> PassesEnv::tryReset(const BenchmarkRef &benchmark,
@@ -183,7 +185,7 @@ Result<Observation> PassesEnv::tryReset(const BenchmarkRef &benchmark,
   shared->runner->adoptHostTarget(*current.module);
   snapshot = writeModuleBitcode(*current.module);
   history.clear();
-  knownUnchanged.assign(passActions().size(), 0);
+  transitions.reset(stateOf(snapshot));
   totalReward = 0;
   ended = false;
 
@@ -230,7 +232,7 @@ StepResult PassesEnv::step(const Action &action) {
   result.info["pass"] = pass;
   // Episodes are deterministic, so a pass that left this very module
   // unchanged would do so again: it is not run twice.
-  bool knownNoOp = !knownUnchanged.empty() && knownUnchanged[index];
+  bool knownNoOp = transitions.knownUnchanged(index);
   auto changed = knownNoOp ? Result<bool>(false)
                            : shared->runner->run(*current.module,
                                                  actions[index].pipelineText());
@@ -259,18 +261,14 @@ StepResult PassesEnv::step(const Action &action) {
     // metadata included, which the structural hash does not cover. A module
     // read from bitcode writes back the same bytes, so a pass that changed
     // nothing gives the bytes it started from.
-    if (!before.empty())
-      changed = before != snapshot;
-    if (*changed) {
-      knownUnchanged.assign(knownUnchanged.size(), 0);
-      // A module fresh from a pass is not yet in that fixed point (its
-      // constants and use lists are ordered as the pass left them); the one
-      // just read back is.
+    // A module fresh from a pass is not yet in that fixed point (its
+    // constants and use lists are ordered as the pass left them); the one
+    // just read back is, and only its bytes compare with `before`.
+    if (before != snapshot)
       snapshot = writeModuleBitcode(*current.module);
-    } else {
-      knownUnchanged[index] = 1;
-    }
+    changed = before != snapshot;
   }
+  transitions.record(index, stateOf(snapshot));
   result.info["changed"] = *changed;
 
   RewardSpec spec = *parseReward(cfg.reward);
@@ -320,7 +318,7 @@ std::unique_ptr<Env> PassesEnv::fork() const {
   copy->current.runnable = current.runnable;
   copy->current.run = current.run;
   copy->current.runSpecified = current.runSpecified;
-  copy->knownUnchanged = knownUnchanged;
+  copy->transitions = transitions;
   copy->current.expectedOutput = current.expectedOutput;
   copy->history = history;
   copy->totalReward = totalReward;
@@ -339,7 +337,7 @@ Result<double> PassesEnv::probe(const Action &action) const {
   int index = static_cast<int>(action.values[0]);
   if (!passActions()[index].disabled.empty())
     return Env::probe(action); // the step's error
-  if (knownUnchanged[index])
+  if (transitions.knownUnchanged(index))
     return 0.0;
   // The copy the step would run the pass on: the module read from its
   // bitcode, so the pass sees what it would see in step().

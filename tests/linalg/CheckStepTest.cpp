@@ -7,10 +7,10 @@
 // tile/interchange/parallelize/fuse/img2col followed by vectorize or tile.
 #include "LinalgTestUtil.h"
 
+#include "rlopt/core/Worker.h"
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Lowering.h"
 #include "rlopt/linalg/Transformation.h"
-#include "rlopt/measure/Worker.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 
@@ -143,10 +143,10 @@ std::string lowerAndTranslate(mlir::ModuleOp module) {
 /// lowerAndTranslate in a forked worker, as rlopt compiles candidates: a
 /// crash in MLIR or LLVM fails the check instead of ending the test binary.
 std::string lowerAndTranslateIsolated(mlir::ModuleOp module) {
-  measure::WorkerLimits limits;
+  WorkerLimits limits;
   limits.timeoutSeconds = 60;
-  auto worker = measure::Worker::spawn(
-      [&](measure::WorkerChannel &channel) {
+  auto worker = Worker::spawn(
+      [&](WorkerChannel &channel) {
         channel.send(lowerAndTranslate(module));
         return 0;
       },

@@ -1,5 +1,5 @@
 #include "rlopt/measure/Cache.h"
-#include "rlopt/measure/Worker.h"
+#include "rlopt/core/Worker.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

@@ -3,7 +3,7 @@
 
 #include "rlopt/core/Env.h"
 #include "rlopt/core/Result.h"
-#include "rlopt/measure/Worker.h"
+#include "rlopt/core/Worker.h"
 
 #include <functional>
 #include <memory>
@@ -28,8 +28,8 @@ public:
   void close();
 
 private:
-  explicit EnvServer(measure::Worker worker) : worker(std::move(worker)) {}
-  measure::Worker worker;
+  explicit EnvServer(Worker worker) : worker(std::move(worker)) {}
+  Worker worker;
 };
 
 nlohmann::json toJson(const Observation &obs);

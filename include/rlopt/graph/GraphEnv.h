@@ -3,6 +3,7 @@
 
 #include "rlopt/core/Env.h"
 #include "rlopt/core/Result.h"
+#include "rlopt/core/TransitionMemory.h"
 #include "rlopt/graph/CostAnalysis.h"
 #include "rlopt/graph/Module.h"
 
@@ -113,8 +114,10 @@ private:
   std::string uri;
   Module current;
   std::vector<int> history;
-  /// Per pass: it ran since the graph last changed and changed nothing.
-  std::vector<uint8_t> knownUnchanged;
+  /// What each pass did this episode, graphs named by how many passes had
+  /// changed them: a pass is known to change nothing only until the graph
+  /// changes.
+  TransitionMemory transitions;
   int64_t initialOps = 0;
   double initialFlops = 0, initialTranscendentals = 0;
   double initialSeconds = 0, currentSeconds = 0;

@@ -2,13 +2,13 @@
 #define RLOPT_LINALG_MEASUREMENT_H
 
 #include "rlopt/core/Result.h"
+#include "rlopt/core/Worker.h"
 #include "rlopt/linalg/ExternalBaseline.h"
 #include "rlopt/linalg/Program.h"
 #include "rlopt/linalg/Schedule.h"
 #include "rlopt/linalg/Transformation.h"
 #include "rlopt/measure/Cache.h"
 #include "rlopt/measure/Timing.h"
-#include "rlopt/measure/Worker.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +20,7 @@ struct MeasureOptions {
   double rtol = 1e-3; ///< relative tolerance of the output check
   double atol = 1e-4; ///< absolute tolerance, times max|baseline output|
   measure::TimingConfig timing;
-  measure::WorkerLimits limits;
+  WorkerLimits limits;
   TransformLimits transformLimits;
   std::vector<ExternalBaseline> externals; ///< e.g. LibTorch, oneDNN
   /// Measure even when the cache holds a sample, and store the new one.

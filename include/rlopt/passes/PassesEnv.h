@@ -3,6 +3,7 @@
 
 #include "rlopt/core/Env.h"
 #include "rlopt/core/Result.h"
+#include "rlopt/core/TransitionMemory.h"
 #include "rlopt/passes/Benchmark.h"
 #include "rlopt/passes/Runtime.h"
 
@@ -33,6 +34,11 @@ struct PassesEnvConfig {
   /// A pass that left the module unchanged is masked until another pass
   /// changes it, so agents do not repeat no-ops.
   bool maskUnchangedPasses = true;
+  /// A pass already taken from this very module in the episode is masked:
+  /// it would lead back to a module the episode has been in, so it changes
+  /// nothing or closes a cycle (sink, loop-fusion, sink, ...) in which a
+  /// greedy policy would spend the rest of its episode.
+  bool maskRevisitingPasses = true;
   RuntimeOptions runtime;
 
   /// Reads the keys above from a JSON object; unknown keys are an error.
@@ -132,8 +138,9 @@ private:
   /// when the module was edited since.
   std::string snapshot;
   std::vector<int> history;
-  /// Per action: it ran on this very module and changed nothing.
-  std::vector<uint8_t> knownUnchanged;
+  /// What each pass did this episode, modules named by their bitcode's
+  /// hash; empty of knowledge while the snapshot is.
+  TransitionMemory transitions;
   double totalReward = 0;
   double previousMetric = 0;
   double rewardScale = 1;

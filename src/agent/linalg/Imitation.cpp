@@ -6,9 +6,9 @@
 #include "rlopt/agent/linalg/Batch.h"
 #include "rlopt/core/File.h"
 #include "rlopt/core/Json.h"
+#include "rlopt/core/Worker.h"
 #include "rlopt/costmodel/ScheduleSearch.h"
 #include "rlopt/linalg/LinalgEnv.h"
-#include "rlopt/measure/Worker.h"
 
 #include <chrono>
 #include <cmath>
@@ -48,7 +48,7 @@ searchWinner(const linalg::Program &program, const linalg::EnvConfig &config,
 
 /// The child's job: demonstrate every `stride`-th program from `first`,
 /// one message each; a message with "fatal" when it cannot start.
-static int demonstrateShare(measure::WorkerChannel &channel,
+static int demonstrateShare(WorkerChannel &channel,
                             const linalg::EnvConfig &config,
                             const Teacher &teacher,
                             const std::vector<std::string> &programs,
@@ -103,13 +103,13 @@ collectDemonstrations(const linalg::EnvConfig &env,
                       const std::atomic<bool> *stopRequested) {
   size_t stride =
       std::max<size_t>(1, std::min<size_t>(workers, programs.size()));
-  measure::WorkerLimits limits;
+  WorkerLimits limits;
   limits.timeoutSeconds = 3600;
   limits.memoryBytes = 0; // measurement workers set their own limits
-  std::vector<measure::Worker> children;
+  std::vector<Worker> children;
   for (size_t w = 0; w < stride; ++w) {
-    auto child = measure::Worker::spawn(
-        [&, w](measure::WorkerChannel &channel) {
+    auto child = Worker::spawn(
+        [&, w](WorkerChannel &channel) {
           return demonstrateShare(channel, env, teacher, programs, w, stride);
         },
         limits);
@@ -145,7 +145,7 @@ collectDemonstrations(const linalg::EnvConfig &env,
     }
     demos.push_back(std::move(demo));
   }
-  for (measure::Worker &child : children)
+  for (Worker &child : children)
     child.finish();
   return demos;
 }

@@ -214,7 +214,7 @@ Result<Observation> GraphEnv::tryReset(const BenchmarkRef &benchmark,
   uri = name;
   current = cached->second.clone();
   history.clear();
-  knownUnchanged.assign(graphPasses().size(), 0);
+  transitions.reset(0);
   totalReward = 0;
   ended = false;
   initialOps = opCount();
@@ -293,15 +293,8 @@ Observation GraphEnv::observation() const {
 
 std::vector<uint8_t> GraphEnv::actionMask() const {
   std::vector<uint8_t> mask(graphPasses().size(), 1);
-  if (!cfg.maskUnchangedPasses)
-    return mask;
-  bool anyOpen = false;
-  for (size_t i = 0; i < mask.size(); ++i) {
-    mask[i] = knownUnchanged[i] ? 0 : 1;
-    anyOpen = anyOpen || mask[i];
-  }
-  if (!anyOpen)
-    mask.assign(mask.size(), 1);
+  if (cfg.maskUnchangedPasses)
+    transitions.maskKnown(mask, /*revisits=*/false);
   return mask;
 }
 
@@ -321,8 +314,8 @@ StepResult GraphEnv::step(const Action &action) {
   double secondsBefore = currentSeconds;
   double potentialBefore = cfg.shaping ? potential() : 0;
   // A pass that left this very graph unchanged would do so again.
-  Result<bool> changed =
-      knownUnchanged[index] ? Result<bool>(false) : pass.run(current);
+  Result<bool> changed = transitions.knownUnchanged(index) ? Result<bool>(false)
+                                                           : pass.run(current);
   history.push_back(index);
   if (changed) {
     if (Status valid = verifyModule(current); !valid)
@@ -335,12 +328,9 @@ StepResult GraphEnv::step(const Action &action) {
     result.info["error"] = changed.error().message;
     return result;
   }
-  if (*changed) {
-    knownUnchanged.assign(knownUnchanged.size(), 0);
+  if (*changed)
     currentSeconds = timeOfCurrentGraph();
-  } else {
-    knownUnchanged[index] = 1;
-  }
+  transitions.record(index, transitions.state() + (*changed ? 1 : 0));
   int64_t after = opCount();
   if (cfg.usesRoofline()) {
     double secondsAfter = currentSeconds;
@@ -372,7 +362,7 @@ std::unique_ptr<Env> GraphEnv::fork() const {
   copy->uri = uri;
   copy->current = current.clone();
   copy->history = history;
-  copy->knownUnchanged = knownUnchanged;
+  copy->transitions = transitions;
   copy->initialOps = initialOps;
   copy->initialFlops = initialFlops;
   copy->initialTranscendentals = initialTranscendentals;

@@ -1,5 +1,5 @@
-#ifndef RLOPT_MEASURE_WORKER_H
-#define RLOPT_MEASURE_WORKER_H
+#ifndef RLOPT_CORE_WORKER_H
+#define RLOPT_CORE_WORKER_H
 
 #include "rlopt/core/Result.h"
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <sys/types.h>
 
-namespace rlopt::measure {
+namespace rlopt {
 
 /// Limits applied to one worker process.
 struct WorkerLimits {
@@ -67,6 +67,6 @@ private:
   WorkerLimits limits;
 };
 
-} // namespace rlopt::measure
+} // namespace rlopt
 
 #endif

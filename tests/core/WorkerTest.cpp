@@ -1,4 +1,4 @@
-#include "rlopt/measure/Worker.h"
+#include "rlopt/core/Worker.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,6 @@
 #include <vector>
 
 using namespace rlopt;
-using namespace rlopt::measure;
 
 namespace {
 

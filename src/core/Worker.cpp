@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "rlopt/measure/Worker.h"
+#include "rlopt/core/Worker.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -26,7 +26,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace rlopt::measure {
+namespace rlopt {
 
 namespace {
 
@@ -417,4 +417,4 @@ void Worker::kill() {
   pid = -1;
 }
 
-} // namespace rlopt::measure
+} // namespace rlopt
