@@ -51,13 +51,14 @@ TEST(DiscreteConfig, DqnExploresFromFullyRandom) {
   EXPECT_LT(config.endEpsilon, 0.2);
   EXPECT_EQ(config.batchSize, 32);
   EXPECT_DOUBLE_EQ(config.gamma, 0.99);
+  EXPECT_TRUE(config.doubleQ);
 }
 
 TEST(DiscreteConfig, EveryAlgorithmRoundTripsThroughAgentConfig) {
   std::vector<nlohmann::json> configs = {
       {{"algorithm", "ppo"}, {"clip", 0.1}, {"network", {{"hidden", {8}}}}},
       {{"algorithm", "a2c"}, {"n_steps", 3}, {"optimizer", "adam"}},
-      {{"algorithm", "dqn"}, {"target_update_every", 7}},
+      {{"algorithm", "dqn"}, {"target_update_every", 7}, {"double_q", false}},
       {{"algorithm", "sac"}, {"reward_scale", 2.5}, {"tau", 0.01}}};
   for (const nlohmann::json &json : configs) {
     SCOPED_TRACE(json.dump());
