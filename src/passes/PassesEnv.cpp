@@ -103,6 +103,7 @@ static void visitFields(PassesEnvConfig &c, Visit &&visit) {
   visit("episode_length", c.episodeLength);
   visit("mask_unchanged_passes", c.maskUnchangedPasses);
   visit("mask_revisiting_passes", c.maskRevisitingPasses);
+  visit("pass_cpu_seconds", c.passCpuSeconds);
   visit("runtime_warmup_runs", c.runtime.warmupRuns);
   visit("runtime_timed_runs", c.runtime.timedRuns);
   visit("runtime_timeout_seconds", c.runtime.timeoutSeconds);
@@ -127,6 +128,8 @@ PassesEnv::create(const PassesEnvConfig &config,
                      oneOf(kRewardSpaces));
   if (config.episodeLength < 1)
     return makeError("episode_length must be at least 1");
+  if (!(config.passCpuSeconds > 0) || !std::isfinite(config.passCpuSeconds))
+    return makeError("pass_cpu_seconds must be a positive number of seconds");
   if (Status valid = validateRuntimeOptions(config.runtime); !valid)
     return valid.error();
   auto runner = PassRunner::create();
@@ -134,6 +137,7 @@ PassesEnv::create(const PassesEnvConfig &config,
     return runner.error();
   auto shared = std::make_shared<Shared>();
   shared->runner = runner.takeValue();
+  shared->runner->limitCpuSeconds(config.passCpuSeconds);
   shared->loader = std::make_unique<BenchmarkLoader>(sources);
   return std::unique_ptr<PassesEnv>(new PassesEnv(config, shared));
 }

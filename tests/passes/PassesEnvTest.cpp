@@ -200,6 +200,37 @@ TEST(PassesEnv, UnknownPassAndBadActionsAreErrorsNotCrashes) {
   EXPECT_TRUE(step.info.contains("error"));
 }
 
+TEST(PassesEnv, APassOverItsCpuTimeIsStoppedWithAnError) {
+  auto runner = PassRunner::create();
+  ASSERT_TRUE(runner.ok());
+  (*runner)->limitCpuSeconds(0.02);
+  // -O3 forty times over takes far longer than 20 ms on any machine. Twice:
+  // the alarm must fire again after it stopped a run.
+  std::string pipeline = "default<O3>";
+  for (int i = 1; i < 40; ++i)
+    pipeline += ",default<O3>";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    SCOPED_TRACE(attempt);
+    auto env = makeEnv();
+    ASSERT_TRUE(env->tryReset({"benchmark://rlopt-v0/bignum"}, 0).ok());
+    auto ran = (*runner)->run(env->mutableModule(), pipeline);
+    ASSERT_FALSE(ran.ok());
+    EXPECT_NE(
+        ran.error().message.find("did not finish within 0.02 s of CPU time"),
+        std::string::npos)
+        << ran.error().message;
+    EXPECT_TRUE((*runner)->lastRunCrashed());
+    env.release(); // its module may be corrupt: leaked, as step() leaks it
+  }
+
+  PassesEnvConfig config;
+  config.passCpuSeconds = 0;
+  auto refused = PassesEnv::create(config, bundledSources());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("pass_cpu_seconds"),
+            std::string::npos);
+}
+
 TEST(PassesEnv, IrFilesWithoutATripleGetTheHostOne) {
   auto env = makeEnv();
   ASSERT_TRUE(env->tryReset({kData + "/identity.ll"}, 0).ok());

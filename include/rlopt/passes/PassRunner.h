@@ -24,9 +24,15 @@ public:
 
   /// Runs `pipeline` (opt's -passes= syntax) on `module` and verifies the
   /// result. Returns whether the module changed. A pipeline that does not
-  /// parse, a broken module, or a crash inside LLVM is an Error; after a
-  /// crash the module's state is unspecified and must be discarded.
+  /// parse, a broken module, a crash inside LLVM, or a run over the CPU time
+  /// limit is an Error; after a crash or a stopped run the module's state is
+  /// unspecified and must be discarded.
   Result<bool> run(llvm::Module &module, const std::string &pipeline);
+
+  /// CPU seconds a run may take on its thread before it is stopped as a
+  /// crash is (some pass sequences send a pass into superlinear work on the
+  /// code they grew: loop-versioning expanding SCEV checks ran for an hour).
+  void limitCpuSeconds(double seconds) { cpuSecondsLimit = seconds; }
 
   /// Gives `module` the host triple and data layout if it has none (IR from
   /// llvm-stress, hand-written .ll files).
@@ -44,6 +50,7 @@ private:
   explicit PassRunner(std::unique_ptr<llvm::TargetMachine> machine);
   std::unique_ptr<llvm::TargetMachine> machine;
   bool crashed = false;
+  double cpuSecondsLimit = 60;
 };
 
 /// A cheap structural hash of the module (opcodes, types, operands): it

@@ -39,6 +39,8 @@ struct PassesEnvConfig {
   /// nothing or closes a cycle (sink, loop-fusion, sink, ...) in which a
   /// greedy policy would spend the rest of its episode.
   bool maskRevisitingPasses = true;
+  /// CPU seconds one pass may run before the step ends with an error.
+  double passCpuSeconds = 60;
   RuntimeOptions runtime;
 
   /// Reads the keys above from a JSON object; unknown keys are an error.
