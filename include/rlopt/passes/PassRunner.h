@@ -31,7 +31,8 @@ public:
 
   /// CPU seconds a run may take on its thread before it is stopped as a
   /// crash is (some pass sequences send a pass into superlinear work on the
-  /// code they grew: loop-versioning expanding SCEV checks ran for over 20 minutes).
+  /// code they grew: loop-versioning expanding SCEV checks ran for over 20
+  /// minutes).
   void limitCpuSeconds(double seconds) { cpuSecondsLimit = seconds; }
 
   /// Gives `module` the host triple and data layout if it has none (IR from
