@@ -1,6 +1,8 @@
 // In-process pass execution with the new pass manager.
 #include "rlopt/passes/PassRunner.h"
 
+#include "CpuAlarm.h"
+
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Module.h"
@@ -17,12 +19,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
-#include <csignal>
 #include <cstdlib>
-#include <ctime>
 #include <mutex>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 namespace rlopt::passes {
 
@@ -40,59 +38,6 @@ void recoverFromFatalError(void *, const char *reason, bool) {
   llvm::errs() << "LLVM ERROR: " << reason << "\n";
   std::exit(1);
 }
-
-/// Set by the CPU-time alarm when it stopped a run.
-thread_local volatile sig_atomic_t overTime = 0;
-
-/// The CPU-time alarm: inside a recovery context it ends the run as a crash
-/// would; a late alarm outside one is ignored.
-void stopOverTime(int) {
-  if (auto *recovery = llvm::CrashRecoveryContext::GetCurrent()) {
-    overTime = 1;
-    recovery->HandleExit(1);
-  }
-}
-
-/// A one-shot alarm on this thread's CPU clock, disarmed when it goes out of
-/// scope. Without a timer it does nothing (the run is then unbounded).
-class CpuAlarm {
-public:
-  explicit CpuAlarm(double seconds) {
-    static std::once_flag installed;
-    std::call_once(installed, [] {
-      struct sigaction action = {};
-      action.sa_handler = stopOverTime;
-      // The handler leaves by longjmp, which would leave the signal
-      // blocked for every later run.
-      action.sa_flags = SA_NODEFER;
-      sigemptyset(&action.sa_mask);
-      sigaction(kSignal, &action, nullptr);
-    });
-    sigevent event = {};
-    event.sigev_notify = SIGEV_THREAD_ID;
-    event.sigev_signo = kSignal;
-    event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
-    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0)
-      return;
-    armed = true;
-    itimerspec when = {};
-    when.it_value.tv_sec = static_cast<time_t>(seconds);
-    when.it_value.tv_nsec = static_cast<long>(
-        (seconds - static_cast<double>(when.it_value.tv_sec)) * 1e9);
-    timer_settime(timer, 0, &when, nullptr);
-  }
-  ~CpuAlarm() {
-    if (armed)
-      timer_delete(timer);
-  }
-  CpuAlarm(const CpuAlarm &) = delete;
-  CpuAlarm &operator=(const CpuAlarm &) = delete;
-
-private:
-  static inline const int kSignal = SIGRTMIN + 3;
-  timer_t timer{};
-  bool armed = false;
-};
 
 std::string formatSeconds(double seconds) {
   std::string text = std::to_string(seconds);
@@ -174,12 +119,12 @@ Result<bool> PassRunner::run(llvm::Module &module,
   uint64_t before = structuralHash(module);
   llvm::CrashRecoveryContext recovery;
   fatalReason.clear();
-  overTime = 0;
-  bool completed;
+  bool completed, overTime;
   {
     CpuAlarm alarm(cpuSecondsLimit);
     completed =
         recovery.RunSafely([&] { session->manager.run(module, session->mam); });
+    overTime = alarm.fired();
   }
   if (!completed) {
     crashed = true;
