@@ -31,7 +31,7 @@ public:
 
   /// CPU seconds a run may take on its thread before it is stopped as a
   /// crash is (some pass sequences send a pass into superlinear work on the
-  /// code they grew: loop-versioning expanding SCEV checks ran for over 20
+  /// code they grew: loop-versioning expanding SCEV checks ran for 45
   /// minutes).
   void limitCpuSeconds(double seconds) { cpuSecondsLimit = seconds; }
 
