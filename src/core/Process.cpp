@@ -24,15 +24,15 @@
 
 namespace rlopt {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
 std::string formatSeconds(double seconds) {
   std::ostringstream text;
   text << seconds;
   return text.str();
 }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
 
 std::string formatBytes(int64_t bytes) {
   if (bytes >= (int64_t(1) << 20))

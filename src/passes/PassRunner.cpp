@@ -3,6 +3,8 @@
 
 #include "CpuAlarm.h"
 
+#include "rlopt/core/Process.h"
+
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Module.h"
@@ -37,14 +39,6 @@ void recoverFromFatalError(void *, const char *reason, bool) {
   }
   llvm::errs() << "LLVM ERROR: " << reason << "\n";
   std::exit(1);
-}
-
-std::string formatSeconds(double seconds) {
-  std::string text = std::to_string(seconds);
-  text.erase(text.find_last_not_of('0') + 1);
-  if (!text.empty() && text.back() == '.')
-    text.pop_back();
-  return text;
 }
 
 } // namespace

@@ -263,16 +263,15 @@ StepResult PassesEnv::step(const Action &action) {
     }
     // The bitcode tells exactly whether anything changed, attributes and
     // metadata included, which the structural hash does not cover. A module
-    // read from bitcode writes back the same bytes, so a pass that changed
-    // nothing gives the bytes it started from.
-    // A module fresh from a pass is not yet in that fixed point (its
-    // constants and use lists are ordered as the pass left them); the one
-    // just read back is, and only its bytes compare with `before`.
+    // read from bitcode writes back the same bytes; one fresh from a pass is
+    // not yet in that fixed point (its constants and use lists are ordered
+    // as the pass left them), so only the bytes written from the module
+    // just read back compare with `before`.
     if (before != snapshot)
       snapshot = writeModuleBitcode(*current.module);
     changed = before != snapshot;
   }
-  transitions.record(index, stateOf(snapshot));
+  transitions.record(index, *changed ? stateOf(snapshot) : transitions.state());
   result.info["changed"] = *changed;
 
   RewardSpec spec = *parseReward(cfg.reward);

@@ -59,6 +59,9 @@ Result<ProcessResult> runProcess(const std::vector<std::string> &argv,
 std::string describeFailure(const ProcessResult &result,
                             const ProcessOptions &options);
 
+/// A limit in seconds as messages print it: 60, 0.02, 1e-05.
+std::string formatSeconds(double seconds);
+
 /// An error naming the first limit in `options` that is not positive.
 Status validateProcessOptions(const ProcessOptions &options);
 
