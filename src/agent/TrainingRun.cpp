@@ -69,7 +69,13 @@ Result<std::unique_ptr<TrainingRun>> TrainingRun::open(const std::string &dir,
   fs::create_directories(dir, ec);
   if (ec)
     return makeError(dir + ": cannot create the run directory");
-  std::unique_ptr<TrainingRun> run(new TrainingRun());
+  // Two processes in one directory would interleave their metrics and
+  // overwrite each other's checkpoints.
+  Result<FileLock> lock =
+      FileLock::acquire(dir + "/run.lock", "run directory " + dir);
+  if (!lock)
+    return lock.error();
+  std::unique_ptr<TrainingRun> run(new TrainingRun(lock.takeValue()));
   run->dir = dir;
   run->settings = std::move(settings);
   // A run killed while saving left its temporary files behind.

@@ -32,24 +32,31 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// The parent's ends of every live worker's pipes. A child closes the ones it
-/// inherited from its siblings: holding a sibling's write end would keep that
-/// sibling from ever seeing EOF when its parent closes the channel.
+/// The parent's ends of every live worker's pipes, and whatever else was
+/// handed to closeInWorkers. A child closes the ones it inherited: holding a
+/// sibling's write end would keep that sibling from ever seeing EOF when its
+/// parent closes the channel.
 std::mutex parentFdsMutex;
 std::set<int> parentFds;
 
-void registerParentFd(int fd) {
+} // namespace
+
+void closeInWorkers(int fd) {
   std::lock_guard<std::mutex> lock(parentFdsMutex);
   parentFds.insert(fd);
 }
 
+void stopClosingInWorkers(int fd) {
+  std::lock_guard<std::mutex> lock(parentFdsMutex);
+  parentFds.erase(fd);
+}
+
+namespace {
+
 void closeParentFd(int &fd) {
   if (fd < 0)
     return;
-  {
-    std::lock_guard<std::mutex> lock(parentFdsMutex);
-    parentFds.erase(fd);
-  }
+  stopClosingInWorkers(fd);
   ::close(fd);
   fd = -1;
 }
@@ -316,8 +323,8 @@ Result<Worker> Worker::spawn(const Job &job, const WorkerLimits &limits) {
 
   ::close(toChild[0]);
   ::close(toParent[1]);
-  registerParentFd(toParent[0]);
-  registerParentFd(toChild[1]);
+  closeInWorkers(toParent[0]);
+  closeInWorkers(toChild[1]);
   return Worker(pid, toParent[0], toChild[1], limits);
 }
 

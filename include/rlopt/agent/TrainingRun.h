@@ -7,10 +7,12 @@
 //                   checkpoint_every iterations, after the last one and when
 //                   stopped
 //   policy.pt       the trained policy
+//   run.lock        held while a process trains in the directory
 // so that `rlopt report` draws any run and `--resume` continues any run.
 #ifndef RLOPT_AGENT_TRAININGRUN_H
 #define RLOPT_AGENT_TRAININGRUN_H
 
+#include "rlopt/core/FileLock.h"
 #include "rlopt/core/Progress.h"
 #include "rlopt/core/Result.h"
 
@@ -70,7 +72,8 @@ struct RunSettings {
 
 class TrainingRun {
 public:
-  /// Creates `dir` and removes what a run killed while saving left behind.
+  /// Creates `dir`, locks it against a second training process, and removes
+  /// what a run killed while saving left behind.
   /// The trainer then checks its checkpoint and calls resumeAfter or
   /// startFresh, which write config.json.
   static Result<std::unique_ptr<TrainingRun>> open(const std::string &dir,
@@ -108,10 +111,11 @@ public:
   double elapsedSeconds() const;
 
 private:
-  TrainingRun() = default;
+  explicit TrainingRun(FileLock lock) : lock(std::move(lock)) {}
   Status begin();
   Status appendLines(const std::string &file, const std::string &text) const;
 
+  FileLock lock;
   std::string dir;
   RunSettings settings;
   int resumedIteration = 0;

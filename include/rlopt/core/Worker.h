@@ -11,6 +11,12 @@
 
 namespace rlopt {
 
+/// Every Worker forked from now on closes `fd` first: a pipe end of one of
+/// its siblings, or a lock that must end with the process that took it.
+void closeInWorkers(int fd);
+/// Undoes closeInWorkers; call it before `fd` is closed.
+void stopClosingInWorkers(int fd);
+
 /// Limits applied to one worker process.
 struct WorkerLimits {
   double timeoutSeconds = 120;       ///< wall-clock limit per receive()

@@ -58,7 +58,10 @@ TEST(DiscreteConfig, EveryAlgorithmRoundTripsThroughAgentConfig) {
   std::vector<nlohmann::json> configs = {
       {{"algorithm", "ppo"}, {"clip", 0.1}, {"network", {{"hidden", {8}}}}},
       {{"algorithm", "a2c"}, {"n_steps", 3}, {"optimizer", "adam"}},
-      {{"algorithm", "dqn"}, {"target_update_every", 7}, {"double_q", false}},
+      {{"algorithm", "dqn"},
+       {"target_update_every", 7},
+       {"double_q", false},
+       {"reward_clip", 1.0}},
       {{"algorithm", "sac"}, {"reward_scale", 2.5}, {"tau", 0.01}}};
   for (const nlohmann::json &json : configs) {
     SCOPED_TRACE(json.dump());
@@ -103,6 +106,8 @@ TEST(DiscreteConfig, WrongTypesAndRangesAreRejectedByName) {
                         {"p.json", "gamma"});
   expectErrorMentioning(DqnConfig::fromJson({{"batch_size", 0}}, "d.json"),
                         {"d.json", "batch_size"});
+  expectErrorMentioning(DqnConfig::fromJson({{"reward_clip", -1}}, "d.json"),
+                        {"d.json", "reward_clip"});
   expectErrorMentioning(
       SacConfig::fromJson({{"target_entropy_scale", 2}}, "s.json"),
       {"s.json", "target_entropy_scale"});

@@ -8,6 +8,7 @@
 #include "TinyConfigs.h"
 
 #include "rlopt/agent/Archive.h"
+#include "rlopt/core/FileLock.h"
 #include "rlopt/core/Json.h"
 
 #include <map>
@@ -112,6 +113,27 @@ TEST(RunDirectory, HoldsConfigMetricsCheckpointAndPolicy) {
   }
   EXPECT_EQ(metrics[1]["total_steps"].get<int>(),
             metrics[0]["steps"].get<int>() + metrics[1]["steps"].get<int>());
+}
+
+TEST(RunDirectory, ARunDirectoryInUseIsRefusedAndLeftAsItWas) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  AgentConfig config = withIterations(tinyConfig("ppo"), 1);
+  ASSERT_TRUE(trainFor(config, run).ok());
+  std::string metricsBefore = readFile(run / "metrics.jsonl");
+
+  // Another training process holds the directory.
+  Result<FileLock> other =
+      FileLock::acquire((run / "run.lock").string(), "another run");
+  ASSERT_TRUE(other.ok()) << other.error().message;
+  TrainOptions resume;
+  resume.resume = true;
+  Status second = trainFor(withIterations(config, 2), run, resume);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().message, "run directory " + run.string() +
+                                        " is in use by process " +
+                                        std::to_string(getpid()));
+  EXPECT_EQ(readFile(run / "metrics.jsonl"), metricsBefore);
 }
 
 TEST(RunDirectory, RecordsEveryEpisodeAndTheEnvironment) {
