@@ -14,8 +14,6 @@ namespace rlopt::graph {
 std::string printModule(const Module &module);
 std::string printModule(const Module &module, const TextStyle &style);
 
-std::string printComputation(const Computation &computation,
-                             const TextStyle &style, bool isEntry = false);
 /// One instruction line, without indentation or newline.
 std::string printInstruction(const Instruction &instruction,
                              const TextStyle &style);

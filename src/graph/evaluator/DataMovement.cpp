@@ -189,19 +189,6 @@ std::string dimsText(const std::vector<int64_t> &dims) {
   return text + "}";
 }
 
-bool isPlannedMovement(Opcode opcode) {
-  switch (opcode) {
-  case Opcode::Transpose:
-  case Opcode::Slice:
-  case Opcode::Reverse:
-  case Opcode::Pad:
-  case Opcode::Concatenate:
-    return true;
-  default:
-    return false;
-  }
-}
-
 Result<MovementPlan> planMovement(const Instruction &instruction,
                                   const std::vector<Dims> &operandDims) {
   Opcode opcode = instruction.opcode();

@@ -34,9 +34,6 @@ struct MovementPlan {
 /// "{2,3}": dimension lists in error messages.
 std::string dimsText(const std::vector<int64_t> &dims);
 
-/// Whether planMovement handles `opcode`.
-bool isPlannedMovement(Opcode opcode);
-
 /// The copies that compute `instruction` from operands of `operandDims`, or
 /// a one-line error naming what does not fit.
 Result<MovementPlan>

@@ -100,13 +100,6 @@ std::string printInstruction(const Instruction &instruction,
   return out;
 }
 
-std::string printComputation(const Computation &computation,
-                             const TextStyle &style, bool isEntry) {
-  std::string out;
-  printComputationTo(out, computation, style, isEntry);
-  return out;
-}
-
 std::string printModule(const Module &module, const TextStyle &style) {
   std::string out = "HloModule " + module.name();
   for (const Attribute &attribute : module.headerAttributes())
