@@ -85,6 +85,33 @@ TEST(GraphCli, ShapeThatContradictsItsOperandIsOneLineAndExitCode2) {
   }
 }
 
+TEST(GraphCli, TrainReadsTheEnvOfItsConfigOnce) {
+  ScratchDir scratch;
+  std::string config = (scratch.path() / "ppo.json").string();
+  std::ofstream(config) << R"({"algorithm": "ppo", "steps_per_iteration": 8,
+      "minibatch_size": 8, "epochs": 1, "iterations": 1,
+      "network": {"hidden": [8]},
+      "env": {"episode_length": 3, "split": "test"}})";
+  std::string run = (scratch.path() / "run").string();
+  auto trained = runRlopt({"graph", "train", "--config", config, "--out", run},
+                          scratch.path());
+  ASSERT_EQ(trained.exitCode, 0) << trained.err;
+  EXPECT_NE(trained.err.find("18 graphs (test split)"), std::string::npos)
+      << trained.err;
+  auto env = nlohmann::json::parse(
+      rlopt::tool::testing::readFile(run + "/config.json"))["env"];
+  EXPECT_EQ(env["episode_length"], 3);
+
+  std::string envConfig = (scratch.path() / "env.json").string();
+  std::ofstream(envConfig) << "{}";
+  auto twice = runRlopt({"graph", "train", "--config", config, "--env-config",
+                         envConfig, "--out", run + "2"},
+                        scratch.path());
+  EXPECT_EQ(twice.exitCode, 2);
+  EXPECT_NE(twice.err.find("the environment is given twice"), std::string::npos)
+      << twice.err;
+}
+
 TEST(GraphCli, PolicyIsEvaluatedInTheEnvItWasTrainedIn) {
   ScratchDir scratch;
   std::string config = (scratch.path() / "ppo.json").string();

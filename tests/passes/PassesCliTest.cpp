@@ -141,6 +141,46 @@ TEST(PassesCli, PolicyIsEvaluatedWithTheObservationItWasTrainedOn) {
   EXPECT_EQ(earlier.exitCode, 0) << earlier.err;
 }
 
+TEST(PassesCli, ARunsConfigTrainsAgainInTheEnvItRecorded) {
+  ScratchDir scratch;
+  std::string config = (scratch / "dqn.json").string();
+  std::ofstream(config) << R"({"algorithm": "dqn", "steps_per_iteration": 8,
+      "iterations": 1, "network": {"hidden": [8]},
+      "env": {"reward": "IrInstructionCountNorm", "observation": "InstCount",
+              "episode_length": 4, "split": "test"}})";
+  std::string run = (scratch / "run").string();
+  RunResult trained = runRlopt(
+      {"passes", "train", "--config", config, "--out", run}, scratch.path());
+  ASSERT_EQ(trained.exitCode, 0) << trained.err;
+  EXPECT_NE(trained.err.find("9 programs (rlopt-v0, test split), "
+                             "IrInstructionCountNorm reward, InstCount"),
+            std::string::npos)
+      << trained.err;
+  auto env = nlohmann::json::parse(readFile(run + "/config.json"))["env"];
+  EXPECT_EQ(env["reward"], "IrInstructionCountNorm");
+  EXPECT_EQ(env["episode_length"], 4);
+
+  // The run's own config.json repeats it; options still win over it.
+  RunResult again =
+      runRlopt({"passes", "train", "--config", run + "/config.json", "--split",
+                "train", "--out", (scratch / "run2").string()},
+               scratch.path());
+  ASSERT_EQ(again.exitCode, 0) << again.err;
+  EXPECT_NE(again.err.find("23 programs (rlopt-v0, train split), "
+                           "IrInstructionCountNorm reward, InstCount"),
+            std::string::npos)
+      << again.err;
+
+  std::ofstream(config) << R"({"algorithm": "dqn", "env": {"rewrd": "x"}})";
+  RunResult misspelt = runRlopt({"passes", "train", "--config", config, "--out",
+                                 (scratch / "run3").string()},
+                                scratch.path());
+  EXPECT_EQ(misspelt.exitCode, 2);
+  EXPECT_NE(misspelt.err.find("env: unknown key 'rewrd'"), std::string::npos)
+      << misspelt.err;
+  EXPECT_FALSE(fs::exists(scratch / "run3"));
+}
+
 TEST(PassesCli, DatasetInstallThenEvaluateItsSuite) {
   ScratchDir scratch;
   std::string datasets = "RLOPT_DATASETS=" + (scratch / "datasets").string();

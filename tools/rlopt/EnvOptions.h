@@ -58,18 +58,65 @@ inline Result<nlohmann::json> trainedEnvSettings(const Args &args,
   return settings;
 }
 
+/// The "env" object of the agent config that `--config` names in the train
+/// commands (a run's config.json holds one, so a run can be repeated from
+/// it); null when there is none. `where` names it for messages.
+inline Result<nlohmann::json> envInAgentConfig(const Args &args,
+                                               std::string &where) {
+  if (!args.has("config"))
+    return nlohmann::json();
+  auto config = readJsonFile(args.get("config"));
+  if (!config)
+    return config.error();
+  if (!config->is_object() || !config->contains("env"))
+    return nlohmann::json();
+  where = args.get("config") + ": env";
+  return (*config)["env"];
+}
+
+/// `key` ("suite", "split") of the agent config's env when the command line
+/// does not give it, else `fallback`.
+inline std::string trainingSetting(const Args &args, const std::string &key,
+                                   const std::string &fallback) {
+  if (args.has(key))
+    return args.get(key);
+  std::string where;
+  auto env = envInAgentConfig(args, where);
+  if (env && env->is_object() && (*env)[key].is_string())
+    return (*env)[key].get<std::string>();
+  return fallback;
+}
+
 /// Reads the env options the pass-ordering commands share into `config`: the
-/// JSON config file named by option `fileOption` (none when empty) or else
-/// the settings the policy was trained with (trainedEnvSettings), then
-/// --reward and --episode-length (at most `maxEpisodeLength`) over it.
-/// Returns a one-line message on error.
+/// JSON config file named by option `fileOption`; for the train commands
+/// (`agentConfigEnv`) the "env" of the agent config; or else the settings
+/// the policy was trained with (trainedEnvSettings); then --reward and
+/// --episode-length (at most `maxEpisodeLength`) over it. Returns a one-line
+/// message on error.
 template <typename Config>
 std::optional<std::string>
 readEnvOptions(const Args &args, const std::string &fileOption, Config &config,
-               long maxEpisodeLength = 100000) {
+               long maxEpisodeLength = 100000, bool agentConfigEnv = false) {
   nlohmann::json settings;
   std::string where;
-  if (!fileOption.empty() && args.has(fileOption)) {
+  if (agentConfigEnv) {
+    auto inConfig = envInAgentConfig(args, where);
+    if (!inConfig)
+      return inConfig.error().message;
+    settings = *inConfig;
+    if (!settings.is_null() && !fileOption.empty() && args.has(fileOption))
+      return "the environment is given twice: --" + fileOption + " " +
+             args.get(fileOption) + ", and \"env\" in --config " +
+             args.get("config") + "; keep one";
+    if (settings.is_object()) {
+      // The programs are chosen by trainingSetting.
+      settings.erase("suite");
+      settings.erase("split");
+    }
+  }
+  if (!settings.is_null()) {
+    // The agent config's env is the whole env config.
+  } else if (!fileOption.empty() && args.has(fileOption)) {
     where = args.get(fileOption);
     auto loaded = readJsonFile(where);
     if (!loaded)

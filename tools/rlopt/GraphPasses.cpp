@@ -31,10 +31,13 @@ constexpr int kFirstOption = 3;
 
 std::string graphDir() { return std::string(RLOPT_DATA_DIR) + "/hlo"; }
 
-/// Reads --env-config, --reward, --episode-length, --observation, --shaping.
+/// Reads --env-config (or, for graph train, the "env" of --config),
+/// --reward, --episode-length, --observation, --shaping.
 std::optional<std::string> readGraphEnvOptions(const Args &args,
-                                               graph::GraphEnvConfig &config) {
-  if (auto error = readEnvOptions(args, "env-config", config))
+                                               graph::GraphEnvConfig &config,
+                                               bool agentConfigEnv = false) {
+  if (auto error =
+          readEnvOptions(args, "env-config", config, 100000, agentConfigEnv))
     return error;
   config.graphDir = graphDir();
   if (args.has("observation"))
@@ -311,12 +314,13 @@ int runGraphTrain(int argc, char **argv) {
     return fail(agentConfig.error().message);
 
   graph::GraphEnvConfig envConfig;
-  if (auto envError = readGraphEnvOptions(args, envConfig))
+  if (auto envError =
+          readGraphEnvOptions(args, envConfig, /*agentConfigEnv=*/true))
     return fail("graph train: " + *envError);
   auto env = graph::GraphEnv::create(envConfig);
   if (!env)
     return fail(env.error().message);
-  std::string split = args.get("split", "train");
+  std::string split = trainingSetting(args, "split", "train");
   auto uris = splitUris(split);
   if (!uris)
     return fail(uris.error().message);

@@ -25,19 +25,21 @@ int runPassesTrain(int argc, char **argv) {
 
   passes::PassesEnvConfig envConfig;
   envConfig.episodeLength = 45;
+  // --config names the agent config here; its "env", if any, is the env
+  // config.
+  if (auto error = readEnvOptions(args, "", envConfig, 10000,
+                                  /*agentConfigEnv=*/true))
+    return fail("passes train: " + *error);
   if (args.has("observation"))
     envConfig.observation = args.get("observation");
-  // --config names the agent config here, so there is no env config file.
-  if (auto error = readEnvOptions(args, "", envConfig, 10000))
-    return fail("passes train: " + *error);
   passes::BenchmarkSources sources = passesSources();
   auto env = passes::PassesEnv::create(envConfig, sources);
   if (!env)
     return fail(env.error().message);
 
   passes::BenchmarkLoader loader(sources);
-  std::string split = args.get("split", "train");
-  std::string suite = args.get("suite", "rlopt-v0");
+  std::string split = trainingSetting(args, "split", "train");
+  std::string suite = trainingSetting(args, "suite", "rlopt-v0");
   auto uris = loader.suitesSplit(suite, split);
   if (!uris)
     return fail(uris.error().message);
