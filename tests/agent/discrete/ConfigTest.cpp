@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 using namespace rlopt;
 using namespace rlopt::agent::discrete;
 
@@ -80,6 +82,22 @@ TEST(DiscreteConfig, EveryAlgorithmRoundTripsThroughAgentConfig) {
   auto ppo = AgentConfig::fromJson(configs[0], "agent.json");
   EXPECT_EQ(std::get<PpoConfig>(ppo->config).network.hidden,
             std::vector<int>{8});
+}
+
+TEST(DiscreteConfig, EveryShippedPassAndGraphConfigLoads) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(RLOPT_TEST_DATA) / ".." / ".." / "data" / "configs";
+  int loaded = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("passes_", 0) != 0 && name.rfind("graph_", 0) != 0)
+      continue;
+    SCOPED_TRACE(name);
+    auto config = AgentConfig::load(entry.path().string());
+    EXPECT_TRUE(config.ok()) << config.error().message;
+    ++loaded;
+  }
+  EXPECT_GE(loaded, 6);
 }
 
 TEST(DiscreteConfig, UnknownKeyIsRejectedByName) {
