@@ -42,6 +42,7 @@ void visitDiscreteRunFields(Config &c, Visit &&visit) {
   visit("steps_per_iteration", c.stepsPerIteration);
   visit("iterations", c.iterations);
   visit("max_episode_steps", c.maxEpisodeSteps);
+  visit("reward_clip", c.rewardClip);
   visit("checkpoint_every", c.checkpointEvery);
   visit("seed", c.seed);
   visit("network", c.network);
@@ -55,6 +56,8 @@ Status checkDiscreteRunFields(const Config &c, const std::string &where) {
       require(c.iterations >= 1, where, "iterations", "at least 1"),
       require(c.maxEpisodeSteps >= 0, where, "max_episode_steps",
               "not negative"),
+      require(c.rewardClip >= 0, where, "reward_clip",
+              "not negative (0: no clipping)"),
       require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
   });
 }

@@ -2,6 +2,7 @@
 
 #include "PolicyImpl.h"
 #include "rlopt/agent/Archive.h"
+#include "rlopt/agent/discrete/Trainer.h"
 #include "rlopt/core/Json.h"
 
 #include <filesystem>
@@ -109,6 +110,13 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
   nlohmann::json &saved = meta["config"];
   if (Status s = addEnvOfEarlierRuns(saved, runDir); !s)
     return s.error();
+  // Keys added to the config since the run was written take their defaults.
+  if (auto earlier = AgentConfig::fromJson(saved, path)) {
+    nlohmann::json env = saved.value("env", nlohmann::json());
+    saved = earlier->toJson();
+    if (!env.is_null())
+      saved["env"] = std::move(env);
+  }
   std::string difference = firstDifference(saved, run->settings.config);
   if (!difference.empty())
     return makeError(path + ": written with another config (" + difference +

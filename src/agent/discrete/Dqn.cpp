@@ -6,8 +6,6 @@
 // Masks restrict both the exploration and the max to the allowed actions.
 #include "rlopt/agent/discrete/Dqn.h"
 
-#include <algorithm>
-
 #include "Exploration.h"
 #include "ReplayBuffer.h"
 #include "Trainers.h"
@@ -24,14 +22,6 @@ double epsilonAt(const DqnConfig &config, int64_t step) {
       std::min(1.0, double(step) / double(config.explorationSteps));
   return config.startEpsilon +
          progress * (config.endEpsilon - config.startEpsilon);
-}
-
-/// One pass that grows the code many times over gives a reward far below
-/// anything a good pass earns; clipped, it no longer dominates the targets.
-double clippedReward(const DqnConfig &config, double reward) {
-  if (config.rewardClip <= 0)
-    return reward;
-  return std::clamp(reward, -config.rewardClip, config.rewardClip);
 }
 
 torch::Tensor huberLoss(const torch::Tensor &prediction,
@@ -90,7 +80,7 @@ Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         auto step = loop.step(action);
         if (!step)
           return step.error();
-        replay.add(*state, action, clippedReward(config, step->reward), *step);
+        replay.add(*state, action, step->reward, *step);
         ended = step->ended;
         state = std::move(step->next);
         ++globalStep;

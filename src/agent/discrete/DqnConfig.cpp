@@ -18,7 +18,6 @@ template <typename Visit> static void visitFields(DqnConfig &c, Visit &&visit) {
   visit("exploration_steps", c.explorationSteps);
   visit("huber_delta", c.huberDelta);
   visit("double_q", c.doubleQ);
-  visit("reward_clip", c.rewardClip);
 }
 
 static Status checkFields(const DqnConfig &c, const std::string &where) {
@@ -39,8 +38,6 @@ static Status checkFields(const DqnConfig &c, const std::string &where) {
       require(c.explorationSteps >= 1, where, "exploration_steps",
               "at least 1"),
       require(c.huberDelta > 0, where, "huber_delta", "positive"),
-      require(c.rewardClip >= 0, where, "reward_clip",
-              "not negative (0: no clipping)"),
   });
 }
 

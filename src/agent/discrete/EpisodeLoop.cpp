@@ -17,9 +17,10 @@ double secondsSince(Clock::time_point start) {
 } // namespace
 
 EpisodeLoop::EpisodeLoop(Env &env, std::vector<BenchmarkRef> benchmarks,
-                         DiscreteShape shape, int maxEpisodeSteps)
+                         DiscreteShape shape, int maxEpisodeSteps,
+                         double rewardClip)
     : env(env), benchmarks(std::move(benchmarks)), agentShape(shape),
-      maxEpisodeSteps(maxEpisodeSteps) {}
+      maxEpisodeSteps(maxEpisodeSteps), rewardClip(rewardClip) {}
 
 std::string EpisodeLoop::where() const {
   return current->uri + ": step " + std::to_string(episodeSteps);
@@ -85,7 +86,11 @@ Result<LoopStep> EpisodeLoop::step(int64_t action) {
   episodeActions.push_back(action);
 
   LoopStep step;
-  step.reward = result.reward;
+  // One pass that grows the code many times over scores far below what any
+  // good pass earns; clipped, it no longer dominates what the agent learns.
+  step.reward = rewardClip > 0
+                    ? std::clamp(result.reward, -rewardClip, rewardClip)
+                    : result.reward;
   step.terminated = result.terminated;
   bool cut = maxEpisodeSteps > 0 && episodeSteps >= maxEpisodeSteps;
   step.ended = result.terminated || result.truncated || cut;

@@ -19,6 +19,8 @@ struct AgentState {
 };
 
 struct LoopStep {
+  /// The environment's reward, clipped to [-rewardClip, rewardClip] when
+  /// that is positive; the episode's recorded return is not clipped.
   double reward = 0;
   /// The episode reached a terminal state: nothing to bootstrap from.
   bool terminated = false;
@@ -35,7 +37,7 @@ void summarizeEpisodes(const std::vector<nlohmann::json> &records,
 class EpisodeLoop {
 public:
   EpisodeLoop(Env &env, std::vector<BenchmarkRef> benchmarks,
-              DiscreteShape shape, int maxEpisodeSteps);
+              DiscreteShape shape, int maxEpisodeSteps, double rewardClip = 0);
 
   const DiscreteShape &shape() const { return agentShape; }
 
@@ -56,6 +58,7 @@ private:
   std::vector<BenchmarkRef> benchmarks;
   DiscreteShape agentShape;
   int maxEpisodeSteps;
+  double rewardClip;
 
   const BenchmarkRef *current = nullptr;
   int episodeSteps = 0;

@@ -79,7 +79,8 @@ Status train(const AgentConfig &config, Env &env,
     return shape.error();
   if (!cluster.learner()) {
     const auto &ppo = std::get<PpoConfig>(config.config);
-    EpisodeLoop loop(env, benchmarks, *shape, ppo.maxEpisodeSteps);
+    EpisodeLoop loop(env, benchmarks, *shape, ppo.maxEpisodeSteps,
+                     ppo.rewardClip);
     return serveRolloutRank(ppo, loop, cluster);
   }
   // However the learner ends, the rollout ranks are told to stop.
@@ -92,7 +93,8 @@ Status train(const AgentConfig &config, Env &env,
         auto run = openRun(c, env, benchmarks, runDir, options);
         if (!run)
           return run.error();
-        EpisodeLoop loop(env, benchmarks, *shape, c.maxEpisodeSteps);
+        EpisodeLoop loop(env, benchmarks, *shape, c.maxEpisodeSteps,
+                         c.rewardClip);
         return train(c, **run, loop);
       },
       config.config);

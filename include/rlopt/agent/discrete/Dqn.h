@@ -30,13 +30,11 @@ struct DqnConfig {
   /// Double DQN: the online network picks the next action, the target
   /// network values it. Off: the 2015 paper's max over the target network.
   bool doubleQ = true;
-  /// Rewards are clipped to [-rewardClip, rewardClip] before they are
-  /// stored, as the paper clips Atari scores; 0 keeps them as they are.
-  double rewardClip = 0;
   /// Whole episodes are run until at least this many steps.
   int stepsPerIteration = 256;
   int iterations = 100;
   int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
+  double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
   int checkpointEvery = 10;
   uint64_t seed = 0;
   NetworkConfig network;

@@ -29,6 +29,7 @@ struct PpoConfig {
   int stepsPerIteration = 256;
   int iterations = 100;
   int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
+  double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
   /// A distributed run (mpirun) stops, with a checkpoint, when a rank
   /// sends nothing for this long.
   double rankTimeoutSeconds = 3600;

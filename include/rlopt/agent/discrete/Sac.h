@@ -37,6 +37,7 @@ struct SacConfig {
   int stepsPerIteration = 256;
   int iterations = 100;
   int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
+  double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
   int checkpointEvery = 10;
   uint64_t seed = 0;
   NetworkConfig network;
