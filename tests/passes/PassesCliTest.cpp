@@ -179,6 +179,16 @@ TEST(PassesCli, ARunsConfigTrainsAgainInTheEnvItRecorded) {
   EXPECT_NE(misspelt.err.find("env: unknown key 'rewrd'"), std::string::npos)
       << misspelt.err;
   EXPECT_FALSE(fs::exists(scratch / "run3"));
+
+  std::ofstream(config) << R"({"algorithm": "dqn", "env": {"split": 5}})";
+  RunResult mistyped = runRlopt({"passes", "train", "--config", config, "--out",
+                                 (scratch / "run4").string()},
+                                scratch.path());
+  EXPECT_EQ(mistyped.exitCode, 2);
+  EXPECT_NE(mistyped.err.find("env: split: expected a string"),
+            std::string::npos)
+      << mistyped.err;
+  EXPECT_FALSE(fs::exists(scratch / "run4"));
 }
 
 TEST(PassesCli, DatasetInstallThenEvaluateItsSuite) {

@@ -76,15 +76,20 @@ inline Result<nlohmann::json> envInAgentConfig(const Args &args,
 
 /// `key` ("suite", "split") of the agent config's env when the command line
 /// does not give it, else `fallback`.
-inline std::string trainingSetting(const Args &args, const std::string &key,
-                                   const std::string &fallback) {
+inline Result<std::string> trainingSetting(const Args &args,
+                                           const std::string &key,
+                                           const std::string &fallback) {
   if (args.has(key))
     return args.get(key);
   std::string where;
   auto env = envInAgentConfig(args, where);
-  if (env && env->is_object() && (*env)[key].is_string())
-    return (*env)[key].get<std::string>();
-  return fallback;
+  if (!env)
+    return env.error();
+  if (!env->is_object() || !env->contains(key))
+    return fallback;
+  if (!(*env)[key].is_string())
+    return makeError(where + ": " + key + ": expected a string");
+  return (*env)[key].get<std::string>();
 }
 
 /// Reads the env options the pass-ordering commands share into `config`: the

@@ -320,17 +320,19 @@ int runGraphTrain(int argc, char **argv) {
   auto env = graph::GraphEnv::create(envConfig);
   if (!env)
     return fail(env.error().message);
-  std::string split = trainingSetting(args, "split", "train");
-  auto uris = splitUris(split);
+  auto split = trainingSetting(args, "split", "train");
+  if (!split)
+    return fail("graph train: " + split.error().message);
+  auto uris = splitUris(*split);
   if (!uris)
     return fail(uris.error().message);
 
   json envJson = envConfig.toJson();
-  envJson["split"] = split;
+  envJson["split"] = *split;
   return trainDiscreteAgent(
       "graph train", args, *agentConfig, **env, *uris, envJson, ExitFailure,
       "graph train: " + agentConfig->algorithm() + " on " +
-          std::to_string(uris->size()) + " graphs (" + split + " split)" +
+          std::to_string(uris->size()) + " graphs (" + *split + " split)" +
           (envConfig.shaping ? ", FLOP shaping" : ""));
 }
 

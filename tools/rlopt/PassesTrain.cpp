@@ -38,27 +38,31 @@ int runPassesTrain(int argc, char **argv) {
     return fail(env.error().message);
 
   passes::BenchmarkLoader loader(sources);
-  std::string split = trainingSetting(args, "split", "train");
-  std::string suite = trainingSetting(args, "suite", "rlopt-v0");
-  auto uris = loader.suitesSplit(suite, split);
+  auto split = trainingSetting(args, "split", "train");
+  if (!split)
+    return fail("passes train: " + split.error().message);
+  auto suite = trainingSetting(args, "suite", "rlopt-v0");
+  if (!suite)
+    return fail("passes train: " + suite.error().message);
+  auto uris = loader.suitesSplit(*suite, *split);
   if (!uris)
     return fail(uris.error().message);
 
   nlohmann::json envJson = {{"observation", envConfig.observation},
                             {"reward", envConfig.reward},
                             {"episode_length", envConfig.episodeLength},
-                            {"split", split}};
+                            {"split", *split}};
   // Runs on the bundled suite keep the env settings they always had, so
   // they resume.
-  if (suite != "rlopt-v0")
-    envJson["suite"] = suite;
+  if (*suite != "rlopt-v0")
+    envJson["suite"] = *suite;
   // Exits 2 when the run directory cannot be created, as it always has.
   return trainDiscreteAgent(
       "passes train", args, *agentConfig, **env, *uris, envJson, ExitUsage,
       "passes train: " + agentConfig->algorithm() + " on " +
-          std::to_string(uris->size()) + " programs (" + suite + ", " + split +
-          " split), " + envConfig.reward + " reward, " + envConfig.observation +
-          " observation");
+          std::to_string(uris->size()) + " programs (" + *suite + ", " +
+          *split + " split), " + envConfig.reward + " reward, " +
+          envConfig.observation + " observation");
 }
 
 } // namespace rlopt::tool
