@@ -60,67 +60,65 @@ inline Result<nlohmann::json> trainedEnvSettings(const Args &args,
 
 /// The "env" object of the agent config that `--config` names in the train
 /// commands (a run's config.json holds one, so a run can be repeated from
-/// it); null when there is none. `where` names it for messages.
-inline Result<nlohmann::json> envInAgentConfig(const Args &args,
-                                               std::string &where) {
+/// it), read once: `settings` is null when there is none.
+struct AgentConfigEnv {
+  nlohmann::json settings;
+  std::string where; ///< names it in messages
+};
+
+inline Result<AgentConfigEnv> envInAgentConfig(const Args &args) {
+  AgentConfigEnv env;
   if (!args.has("config"))
-    return nlohmann::json();
+    return env;
   auto config = readJsonFile(args.get("config"));
   if (!config)
     return config.error();
-  if (!config->is_object() || !config->contains("env"))
-    return nlohmann::json();
-  where = args.get("config") + ": env";
-  return (*config)["env"];
+  if (config->is_object() && config->contains("env")) {
+    env.settings = (*config)["env"];
+    env.where = args.get("config") + ": env";
+  }
+  return env;
 }
 
-/// `key` ("suite", "split") of the agent config's env when the command line
-/// does not give it, else `fallback`.
+/// `key` ("suite", "split") from the command line, else from the agent
+/// config's env, else `fallback`.
 inline Result<std::string> trainingSetting(const Args &args,
+                                           const AgentConfigEnv &env,
                                            const std::string &key,
                                            const std::string &fallback) {
   if (args.has(key))
     return args.get(key);
-  std::string where;
-  auto env = envInAgentConfig(args, where);
-  if (!env)
-    return env.error();
-  if (!env->is_object() || !env->contains(key))
+  if (!env.settings.is_object() || !env.settings.contains(key))
     return fallback;
-  if (!(*env)[key].is_string())
-    return makeError(where + ": " + key + ": expected a string");
-  return (*env)[key].get<std::string>();
+  if (!env.settings[key].is_string())
+    return makeError(env.where + ": " + key + ": expected a string");
+  return env.settings[key].get<std::string>();
 }
 
 /// Reads the env options the pass-ordering commands share into `config`: the
-/// JSON config file named by option `fileOption`; for the train commands
-/// (`agentConfigEnv`) the "env" of the agent config; or else the settings
-/// the policy was trained with (trainedEnvSettings); then --reward and
-/// --episode-length (at most `maxEpisodeLength`) over it. Returns a one-line
-/// message on error.
+/// env of the agent config (`agentEnv`, the train commands), or the JSON
+/// config file named by option `fileOption`, or else the settings the policy
+/// was trained with (trainedEnvSettings); then --reward and --episode-length
+/// (at most `maxEpisodeLength`) over it. Returns a one-line message on error.
 template <typename Config>
 std::optional<std::string>
 readEnvOptions(const Args &args, const std::string &fileOption, Config &config,
-               long maxEpisodeLength = 100000, bool agentConfigEnv = false) {
+               long maxEpisodeLength = 100000,
+               const AgentConfigEnv *agentEnv = nullptr) {
   nlohmann::json settings;
   std::string where;
-  if (agentConfigEnv) {
-    auto inConfig = envInAgentConfig(args, where);
-    if (!inConfig)
-      return inConfig.error().message;
-    settings = *inConfig;
-    if (!settings.is_null() && !fileOption.empty() && args.has(fileOption))
+  if (agentEnv && !agentEnv->settings.is_null()) {
+    if (!fileOption.empty() && args.has(fileOption))
       return "the environment is given twice: --" + fileOption + " " +
              args.get(fileOption) + ", and \"env\" in --config " +
              args.get("config") + "; keep one";
+    settings = agentEnv->settings;
+    where = agentEnv->where;
     if (settings.is_object()) {
       // The programs are chosen by trainingSetting.
       settings.erase("suite");
       settings.erase("split");
     }
-  }
-  if (!settings.is_null()) {
-    // The agent config's env is the whole env config.
   } else if (!fileOption.empty() && args.has(fileOption)) {
     where = args.get(fileOption);
     auto loaded = readJsonFile(where);

@@ -33,11 +33,10 @@ std::string graphDir() { return std::string(RLOPT_DATA_DIR) + "/hlo"; }
 
 /// Reads --env-config (or, for graph train, the "env" of --config),
 /// --reward, --episode-length, --observation, --shaping.
-std::optional<std::string> readGraphEnvOptions(const Args &args,
-                                               graph::GraphEnvConfig &config,
-                                               bool agentConfigEnv = false) {
-  if (auto error =
-          readEnvOptions(args, "env-config", config, 100000, agentConfigEnv))
+std::optional<std::string>
+readGraphEnvOptions(const Args &args, graph::GraphEnvConfig &config,
+                    const AgentConfigEnv *agentEnv = nullptr) {
+  if (auto error = readEnvOptions(args, "env-config", config, 100000, agentEnv))
     return error;
   config.graphDir = graphDir();
   if (args.has("observation"))
@@ -314,13 +313,15 @@ int runGraphTrain(int argc, char **argv) {
     return fail(agentConfig.error().message);
 
   graph::GraphEnvConfig envConfig;
-  if (auto envError =
-          readGraphEnvOptions(args, envConfig, /*agentConfigEnv=*/true))
+  auto agentEnv = envInAgentConfig(args);
+  if (!agentEnv)
+    return fail("graph train: " + agentEnv.error().message);
+  if (auto envError = readGraphEnvOptions(args, envConfig, &*agentEnv))
     return fail("graph train: " + *envError);
   auto env = graph::GraphEnv::create(envConfig);
   if (!env)
     return fail(env.error().message);
-  auto split = trainingSetting(args, "split", "train");
+  auto split = trainingSetting(args, *agentEnv, "split", "train");
   if (!split)
     return fail("graph train: " + split.error().message);
   auto uris = splitUris(*split);

@@ -27,8 +27,10 @@ int runPassesTrain(int argc, char **argv) {
   envConfig.episodeLength = 45;
   // --config names the agent config here; its "env", if any, is the env
   // config.
-  if (auto error = readEnvOptions(args, "", envConfig, 10000,
-                                  /*agentConfigEnv=*/true))
+  auto agentEnv = envInAgentConfig(args);
+  if (!agentEnv)
+    return fail("passes train: " + agentEnv.error().message);
+  if (auto error = readEnvOptions(args, "", envConfig, 10000, &*agentEnv))
     return fail("passes train: " + *error);
   if (args.has("observation"))
     envConfig.observation = args.get("observation");
@@ -38,10 +40,10 @@ int runPassesTrain(int argc, char **argv) {
     return fail(env.error().message);
 
   passes::BenchmarkLoader loader(sources);
-  auto split = trainingSetting(args, "split", "train");
+  auto split = trainingSetting(args, *agentEnv, "split", "train");
   if (!split)
     return fail("passes train: " + split.error().message);
-  auto suite = trainingSetting(args, "suite", "rlopt-v0");
+  auto suite = trainingSetting(args, *agentEnv, "suite", "rlopt-v0");
   if (!suite)
     return fail("passes train: " + suite.error().message);
   auto uris = loader.suitesSplit(*suite, *split);
