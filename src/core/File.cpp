@@ -140,6 +140,18 @@ void removeLeftoverTemporaries(const std::string &path) {
 }
 
 Status writeFileAtomically(const std::string &path, const std::string &text) {
+  // A device or FIFO (`-o /dev/null`, `/dev/stdout`) is written to as it
+  // is: renaming a file over it would replace the device itself.
+  struct stat existing;
+  if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode) &&
+      !S_ISDIR(existing.st_mode)) {
+    Descriptor fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (fd.get() < 0)
+      return makeError(path + ": cannot write (" + lastSystemError() + ")");
+    if (Status s = writeAll(fd.get(), text); !s)
+      return makeError(path + ": write failed (" + s.error().message + ")");
+    return Status::success();
+  }
   // mkostemp creates the file with O_EXCL: a name someone planted, symlink
   // or not, makes it pick another name instead of writing through it.
   std::string temporary = temporaryPathFor(path) + ".XXXXXX";

@@ -45,6 +45,14 @@ protected:
   fs::path dir;
 };
 
+TEST_F(FileTest, AnAtomicWriteToADeviceWritesThroughAndKeepsTheDevice) {
+  // `-o /dev/null` must not replace /dev/null with a file.
+  ASSERT_TRUE(fs::is_character_file("/dev/null"));
+  Status written = writeFileAtomically("/dev/null", "discarded");
+  EXPECT_TRUE(written.ok()) << written.error().message;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
 TEST_F(FileTest, WritesTheWholeTextAndNoTemporary) {
   std::string path = (dir / "a.json").string();
   ASSERT_TRUE(writeFileAtomically(path, "{\"x\": 1}\n"));
