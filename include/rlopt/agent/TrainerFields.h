@@ -62,6 +62,27 @@ Status checkDiscreteRunFields(const Config &c, const std::string &where) {
   });
 }
 
+/// The transition memory's fields, which DQN and SAC share.
+template <typename Config, typename Visit>
+void visitReplayFields(Config &c, Visit &&visit) {
+  visit("buffer_size", c.bufferSize);
+  visit("batch_size", c.batchSize);
+  visit("learning_starts", c.learningStarts);
+  visit("train_every", c.trainEvery);
+  visit("return_steps", c.returnSteps);
+}
+
+template <typename Config>
+Status checkReplayFields(const Config &c, const std::string &where) {
+  return firstError({
+      require(c.bufferSize >= 1, where, "buffer_size", "at least 1"),
+      require(c.batchSize >= 1, where, "batch_size", "at least 1"),
+      require(c.learningStarts >= 0, where, "learning_starts", "not negative"),
+      require(c.trainEvery >= 1, where, "train_every", "at least 1"),
+      require(c.returnSteps >= 1, where, "return_steps", "at least 1"),
+  });
+}
+
 } // namespace rlopt::agent
 
 #endif

@@ -41,7 +41,8 @@ Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
   copyParameters(*q, *target);
   torch::optim::Adam optimizer(q->parameters(),
                                torch::optim::AdamOptions(config.learningRate));
-  ReplayBuffer replay(config.bufferSize, shape);
+  ReplayBuffer replay(config.bufferSize, shape, config.returnSteps,
+                      config.gamma);
   if (Status s = run.keepInCheckpoint(
           {moduleState("q", *q), moduleState("target", *target),
            optimizerState("optimizer", optimizer), replay.checkpointPart()});
@@ -105,8 +106,7 @@ Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
             torch::Tensor nextAction =
                 maskScores(chooser, allowed).argmax(1, /*keepdim=*/true);
             torch::Tensor nextQ = targetQ.gather(1, nextAction).squeeze(1);
-            tdTarget =
-                batch.rewards + config.gamma * (1 - batch.terminated) * nextQ;
+            tdTarget = batch.rewards + batch.bootstrap * nextQ;
           }
           torch::Tensor taken = q(batch.features)
                                     .gather(1, batch.actions.unsqueeze(1))

@@ -6,12 +6,9 @@ namespace rlopt::agent::discrete {
 
 template <typename Visit> static void visitFields(DqnConfig &c, Visit &&visit) {
   visitDiscreteRunFields(c, visit);
+  visitReplayFields(c, visit);
   visit("learning_rate", c.learningRate);
   visit("gamma", c.gamma);
-  visit("buffer_size", c.bufferSize);
-  visit("batch_size", c.batchSize);
-  visit("learning_starts", c.learningStarts);
-  visit("train_every", c.trainEvery);
   visit("target_update_every", c.targetUpdateEvery);
   visit("start_epsilon", c.startEpsilon);
   visit("end_epsilon", c.endEpsilon);
@@ -23,12 +20,9 @@ template <typename Visit> static void visitFields(DqnConfig &c, Visit &&visit) {
 static Status checkFields(const DqnConfig &c, const std::string &where) {
   return firstError({
       checkDiscreteRunFields(c, where),
+      checkReplayFields(c, where),
       require(c.learningRate > 0, where, "learning_rate", "positive"),
       require(c.gamma >= 0 && c.gamma <= 1, where, "gamma", "in [0, 1]"),
-      require(c.bufferSize >= 1, where, "buffer_size", "at least 1"),
-      require(c.batchSize >= 1, where, "batch_size", "at least 1"),
-      require(c.learningStarts >= 0, where, "learning_starts", "not negative"),
-      require(c.trainEvery >= 1, where, "train_every", "at least 1"),
       require(c.targetUpdateEvery >= 1, where, "target_update_every",
               "at least 1"),
       require(c.startEpsilon >= 0 && c.startEpsilon <= 1, where,

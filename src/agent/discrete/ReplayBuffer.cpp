@@ -4,8 +4,10 @@
 
 namespace rlopt::agent::discrete {
 
-ReplayBuffer::ReplayBuffer(int64_t capacity, DiscreteShape shape)
-    : capacity(capacity), shape(shape) {}
+ReplayBuffer::ReplayBuffer(int64_t capacity, DiscreteShape shape,
+                           int returnSteps, double gamma)
+    : capacity(capacity), shape(shape), returnSteps(returnSteps), gamma(gamma) {
+}
 
 namespace {
 
@@ -32,13 +34,31 @@ void gatherRows(const std::vector<T> &table, int64_t width,
 
 void ReplayBuffer::add(const AgentState &state, int64_t action, double reward,
                        const LoopStep &step) {
-  putRow(features, position, state.features);
-  putRow(allowed, position, state.allowed);
+  pending.push_back({state, action, reward});
+  // The oldest pending step has its n rewards, or the episode is over and
+  // every pending step has all the rewards it will get.
+  while (!pending.empty() &&
+         (step.ended || static_cast<int>(pending.size()) == returnSteps)) {
+    double sum = 0, discount = 1;
+    for (const Pending &later : pending) {
+      sum += discount * later.reward;
+      discount *= gamma;
+    }
+    store(pending.front(), sum, static_cast<int>(pending.size()), step);
+    pending.pop_front();
+  }
+}
+
+void ReplayBuffer::store(const Pending &first, double reward, int stepCount,
+                         const LoopStep &step) {
+  putRow(features, position, first.state.features);
+  putRow(allowed, position, first.state.allowed);
   putRow(nextFeatures, position, step.next.features);
   putRow(nextAllowed, position, step.next.allowed);
-  putRow(actions, position, {action});
+  putRow(actions, position, {first.action});
   putRow(rewards, position, {static_cast<float>(reward)});
   putRow(terminated, position, {step.terminated ? 1.0f : 0.0f});
+  putRow(steps, position, {static_cast<float>(stepCount)});
   position = (position + 1) % capacity;
   count = std::min(count + 1, capacity);
 }
@@ -56,14 +76,17 @@ ReplayBuffer::Batch ReplayBuffer::sample(int64_t batchSize,
   batch.nextAllowed = torch::empty({batchSize, a}, torch::kUInt8);
   batch.actions = torch::empty({batchSize}, torch::kInt64);
   batch.rewards = torch::empty({batchSize});
-  batch.terminated = torch::empty({batchSize});
+  torch::Tensor ended = torch::empty({batchSize});
+  torch::Tensor stepCounts = torch::empty({batchSize});
   gatherRows(features, d, rows, batch.features.data_ptr<float>());
   gatherRows(nextFeatures, d, rows, batch.nextFeatures.data_ptr<float>());
   gatherRows(allowed, a, rows, batch.allowed.data_ptr<uint8_t>());
   gatherRows(nextAllowed, a, rows, batch.nextAllowed.data_ptr<uint8_t>());
   gatherRows(actions, 1, rows, batch.actions.data_ptr<int64_t>());
   gatherRows(rewards, 1, rows, batch.rewards.data_ptr<float>());
-  gatherRows(terminated, 1, rows, batch.terminated.data_ptr<float>());
+  gatherRows(terminated, 1, rows, ended.data_ptr<float>());
+  gatherRows(steps, 1, rows, stepCounts.data_ptr<float>());
+  batch.bootstrap = torch::pow(gamma, stepCounts) * (1 - ended);
   batch.allowed = batch.allowed.to(torch::kBool);
   batch.nextAllowed = batch.nextAllowed.to(torch::kBool);
   return batch;
@@ -85,6 +108,7 @@ void ReplayBuffer::save(torch::serialize::OutputArchive &archive) const {
   archive.write("replay.next_allowed", byteRows(nextAllowed, a));
   archive.write("replay.rewards", floatRows(rewards, 1));
   archive.write("replay.terminated", floatRows(terminated, 1));
+  archive.write("replay.steps", floatRows(steps, 1));
   torch::Tensor storedActions = torch::empty({count}, torch::kInt64);
   std::copy(actions.begin(), actions.end(), storedActions.data_ptr<int64_t>());
   archive.write("replay.actions", storedActions);
@@ -123,6 +147,9 @@ Status ReplayBuffer::load(torch::serialize::InputArchive &archive,
       !readTable(archive, "replay.actions", n, 1, actions))
     return makeError(where + ": the checkpoint's replay buffer does not fit "
                              "this config");
+  // Checkpoints written before n-step returns hold one-step transitions.
+  if (!readTable(archive, "replay.steps", n, 1, steps))
+    steps.assign(n, 1.0f);
   count = n;
   position = storedPosition.toInt();
   return Status::success();

@@ -39,7 +39,8 @@ Status train(const SacConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
   torch::optim::Adam qOptimizer(parametersOf({q1, q2}),
                                 adam(config.qLearningRate));
   torch::optim::Adam alphaOptimizer({logAlpha}, adam(config.alphaLearningRate));
-  ReplayBuffer replay(config.bufferSize, shape);
+  ReplayBuffer replay(config.bufferSize, shape, config.returnSteps,
+                      config.gamma);
   if (Status s = run.keepInCheckpoint(
           {moduleState("actor", *actor), moduleState("q1", *q1),
            moduleState("q2", *q2), moduleState("q1_target", *q1Target),
@@ -105,8 +106,8 @@ Status train(const SacConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
                                            q2Target(batch.nextFeatures));
           torch::Tensor nextValue =
               (next.probs() * (nextQ - alpha * next.logProbs())).sum(1);
-          target = config.rewardScale * batch.rewards +
-                   config.gamma * (1 - batch.terminated) * nextValue;
+          target =
+              config.rewardScale * batch.rewards + batch.bootstrap * nextValue;
         }
         torch::Tensor taken = batch.actions.unsqueeze(1);
         torch::Tensor q1Taken = q1(batch.features).gather(1, taken).squeeze(1);

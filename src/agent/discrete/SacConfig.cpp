@@ -6,16 +6,13 @@ namespace rlopt::agent::discrete {
 
 template <typename Visit> static void visitFields(SacConfig &c, Visit &&visit) {
   visitDiscreteRunFields(c, visit);
+  visitReplayFields(c, visit);
   visit("policy_learning_rate", c.policyLearningRate);
   visit("q_learning_rate", c.qLearningRate);
   visit("alpha_learning_rate", c.alphaLearningRate);
   visit("adam_epsilon", c.adamEpsilon);
   visit("gamma", c.gamma);
   visit("tau", c.tau);
-  visit("buffer_size", c.bufferSize);
-  visit("batch_size", c.batchSize);
-  visit("learning_starts", c.learningStarts);
-  visit("train_every", c.trainEvery);
   visit("target_entropy_scale", c.targetEntropyScale);
   visit("autotune_alpha", c.autotuneAlpha);
   visit("alpha", c.alpha);
@@ -25,6 +22,7 @@ template <typename Visit> static void visitFields(SacConfig &c, Visit &&visit) {
 static Status checkFields(const SacConfig &c, const std::string &where) {
   return firstError({
       checkDiscreteRunFields(c, where),
+      checkReplayFields(c, where),
       require(c.policyLearningRate > 0, where, "policy_learning_rate",
               "positive"),
       require(c.qLearningRate > 0, where, "q_learning_rate", "positive"),
@@ -33,10 +31,6 @@ static Status checkFields(const SacConfig &c, const std::string &where) {
       require(c.adamEpsilon > 0, where, "adam_epsilon", "positive"),
       require(c.gamma >= 0 && c.gamma <= 1, where, "gamma", "in [0, 1]"),
       require(c.tau > 0 && c.tau <= 1, where, "tau", "in (0, 1]"),
-      require(c.bufferSize >= 1, where, "buffer_size", "at least 1"),
-      require(c.batchSize >= 1, where, "batch_size", "at least 1"),
-      require(c.learningStarts >= 0, where, "learning_starts", "not negative"),
-      require(c.trainEvery >= 1, where, "train_every", "at least 1"),
       require(c.targetEntropyScale >= 0 && c.targetEntropyScale <= 1, where,
               "target_entropy_scale", "in [0, 1]"),
       require(c.alpha > 0, where, "alpha", "positive"),

@@ -67,13 +67,21 @@ inline SacConfig tinySac() {
   return c;
 }
 
-inline AgentConfig tinyConfig(const std::string &algorithm) {
-  if (algorithm == "a2c")
+/// `variant` is an algorithm's name, or "dqn_3step" and "sac_3step" for
+/// the replay agents with three-step returns.
+inline AgentConfig tinyConfig(const std::string &variant) {
+  if (variant == "a2c")
     return {tinyA2c()};
-  if (algorithm == "dqn")
-    return {tinyDqn()};
-  if (algorithm == "sac")
-    return {tinySac()};
+  if (variant == "dqn" || variant == "dqn_3step") {
+    DqnConfig c = tinyDqn();
+    c.returnSteps = variant == "dqn" ? 1 : 3;
+    return {c};
+  }
+  if (variant == "sac" || variant == "sac_3step") {
+    SacConfig c = tinySac();
+    c.returnSteps = variant == "sac" ? 1 : 3;
+    return {c};
+  }
   return {tinyPpo()};
 }
 

@@ -30,6 +30,9 @@ struct DqnConfig {
   /// Double DQN: the online network picks the next action, the target
   /// network values it. Off: the 2015 paper's max over the target network.
   bool doubleQ = true;
+  /// Rewards summed before bootstrapping (n-step returns, as in Rainbow;
+  /// Hessel et al. 2018). 1: the paper's one-step target.
+  int returnSteps = 1;
   /// Whole episodes are run until at least this many steps.
   int stepsPerIteration = 256;
   int iterations = 100;

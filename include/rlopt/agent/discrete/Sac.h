@@ -27,6 +27,10 @@ struct SacConfig {
   int batchSize = 64;
   int learningStarts = 1000; ///< paper: 20000
   int trainEvery = 4;        ///< environment steps between updates
+  /// Rewards summed before bootstrapping (n-step returns); the soft value
+  /// of the steps in between is left out, as in discrete SAC with n-step
+  /// targets commonly. 1: the paper's one-step target.
+  int returnSteps = 1;
   /// Target entropy = scale · log(allowed actions): the paper's
   /// 0.98 · −log(1/|A|), counting only the actions the mask allows.
   double targetEntropyScale = 0.98;
