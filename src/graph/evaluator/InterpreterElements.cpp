@@ -182,91 +182,15 @@ double applyUnaryFloat(Opcode opcode, double x) {
 }
 
 double applyUnaryInteger(Opcode opcode, ElementType type, double x) {
-  int width = bitWidth(type);
-  uint64_t bits = integerBits(type, x);
-  switch (opcode) {
-  case Opcode::Abs:
-    return fromIntegerBits(type, x < 0 ? uint64_t(0) - bits : bits);
-  case Opcode::Negate:
-    return fromIntegerBits(type, uint64_t(0) - bits);
-  case Opcode::Not:
-    return fromIntegerBits(type, ~bits);
-  case Opcode::Sign:
-    return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
-  case Opcode::PopulationCount:
-    return __builtin_popcountll(bits & widthMask(width));
-  case Opcode::Clz: {
-    uint64_t masked = bits & widthMask(width);
-    return masked == 0 ? width : __builtin_clzll(masked) - (64 - width);
-  }
-  default:
-    return kNaN;
-  }
+  std::optional<uint64_t> bits =
+      integerUnaryBits(opcode, type, integerBits(type, x));
+  return bits ? fromIntegerBits(type, *bits) : kNaN;
 }
 
 double applyBinaryInteger(Opcode opcode, ElementType type, double a, double b) {
-  int width = bitWidth(type);
-  bool isSigned = domainOf(type) == Domain::Signed;
-  uint64_t x = integerBits(type, a), y = integerBits(type, b);
-  int64_t sx = signExtend(x, width), sy = signExtend(y, width);
-  uint64_t ux = x & widthMask(width), uy = y & widthMask(width);
-  int64_t minSigned = width >= 64 ? std::numeric_limits<int64_t>::min()
-                                  : -(int64_t(1) << (width - 1));
-  switch (opcode) {
-  case Opcode::Add:
-    return fromIntegerBits(type, x + y);
-  case Opcode::Subtract:
-    return fromIntegerBits(type, x - y);
-  case Opcode::Multiply:
-    return fromIntegerBits(type, x * y);
-  case Opcode::Divide:
-    // XLA's evaluator: division by zero gives all ones, MIN / -1 gives MIN.
-    if (isSigned) {
-      if (sy == 0)
-        return fromIntegerBits(type, ~uint64_t(0));
-      if (sx == minSigned && sy == -1)
-        return fromIntegerBits(type, x);
-      return fromIntegerBits(type, static_cast<uint64_t>(sx / sy));
-    }
-    return uy == 0 ? fromIntegerBits(type, ~uint64_t(0))
-                   : fromIntegerBits(type, ux / uy);
-  case Opcode::Remainder:
-    // x % 0 gives x, MIN % -1 gives 0.
-    if (isSigned) {
-      if (sy == 0)
-        return a;
-      if (sx == minSigned && sy == -1)
-        return 0;
-      return fromIntegerBits(type, static_cast<uint64_t>(sx % sy));
-    }
-    return uy == 0 ? a : fromIntegerBits(type, ux % uy);
-  case Opcode::Maximum:
-    return a > b ? a : b;
-  case Opcode::Minimum:
-    return a < b ? a : b;
-  case Opcode::Power:
-    return fromIntegerBits(
-        type, integerPower(x, isSigned ? sy : static_cast<int64_t>(uy),
-                           isSigned, width));
-  case Opcode::And:
-    return fromIntegerBits(type, x & y);
-  case Opcode::Or:
-    return fromIntegerBits(type, x | y);
-  case Opcode::Xor:
-    return fromIntegerBits(type, x ^ y);
-  case Opcode::ShiftLeft:
-    return uy >= static_cast<uint64_t>(width) ? 0.0
-                                              : fromIntegerBits(type, x << uy);
-  case Opcode::ShiftRightLogical:
-    return uy >= static_cast<uint64_t>(width) ? 0.0
-                                              : fromIntegerBits(type, ux >> uy);
-  case Opcode::ShiftRightArithmetic:
-    if (uy >= static_cast<uint64_t>(width))
-      return fromIntegerBits(type, sx < 0 ? ~uint64_t(0) : 0);
-    return fromIntegerBits(type, static_cast<uint64_t>(sx >> uy));
-  default:
-    return kNaN;
-  }
+  std::optional<uint64_t> bits = integerBinaryBits(
+      opcode, type, integerBits(type, a), integerBits(type, b));
+  return bits ? fromIntegerBits(type, *bits) : kNaN;
 }
 
 double applyBinaryPred(Opcode opcode, double a, double b) {
@@ -288,6 +212,106 @@ double applyBinaryPred(Opcode opcode, double a, double b) {
 }
 
 } // namespace
+
+std::optional<uint64_t> integerUnaryBits(Opcode opcode, ElementType type,
+                                         uint64_t x) {
+  int width = bitWidth(type);
+  bool isSigned = domainOf(type) == Domain::Signed;
+  int64_t sx = signExtend(x, width);
+  switch (opcode) {
+  case Opcode::Abs:
+    return isSigned && sx < 0 ? uint64_t(0) - x : x;
+  case Opcode::Negate:
+    return uint64_t(0) - x;
+  case Opcode::Not:
+    return ~x;
+  case Opcode::Sign:
+    if (isSigned)
+      return static_cast<uint64_t>(int64_t(sx > 0) - int64_t(sx < 0));
+    return (x & widthMask(width)) != 0;
+  case Opcode::PopulationCount:
+    return __builtin_popcountll(x & widthMask(width));
+  case Opcode::Clz: {
+    uint64_t masked = x & widthMask(width);
+    return masked == 0 ? width : __builtin_clzll(masked) - (64 - width);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<uint64_t> integerBinaryBits(Opcode opcode, ElementType type,
+                                          uint64_t x, uint64_t y) {
+  int width = bitWidth(type);
+  bool isSigned = domainOf(type) == Domain::Signed;
+  int64_t sx = signExtend(x, width), sy = signExtend(y, width);
+  uint64_t ux = x & widthMask(width), uy = y & widthMask(width);
+  int64_t minSigned = width >= 64 ? std::numeric_limits<int64_t>::min()
+                                  : -(int64_t(1) << (width - 1));
+  switch (opcode) {
+  case Opcode::Add:
+    return x + y;
+  case Opcode::Subtract:
+    return x - y;
+  case Opcode::Multiply:
+    return x * y;
+  case Opcode::Divide:
+    // XLA's evaluator: division by zero gives all ones, MIN / -1 gives MIN.
+    if (isSigned) {
+      if (sy == 0)
+        return ~uint64_t(0);
+      if (sx == minSigned && sy == -1)
+        return x;
+      return static_cast<uint64_t>(sx / sy);
+    }
+    return uy == 0 ? ~uint64_t(0) : ux / uy;
+  case Opcode::Remainder:
+    // x % 0 gives x, MIN % -1 gives 0.
+    if (isSigned) {
+      if (sy == 0)
+        return x;
+      if (sx == minSigned && sy == -1)
+        return 0;
+      return static_cast<uint64_t>(sx % sy);
+    }
+    return uy == 0 ? ux : ux % uy;
+  case Opcode::Maximum:
+    return isSigned ? (sx > sy ? x : y) : (ux > uy ? x : y);
+  case Opcode::Minimum:
+    return isSigned ? (sx < sy ? x : y) : (ux < uy ? x : y);
+  case Opcode::Power:
+    return integerPower(x, isSigned ? sy : static_cast<int64_t>(uy), isSigned,
+                        width);
+  case Opcode::And:
+    return x & y;
+  case Opcode::Or:
+    return x | y;
+  case Opcode::Xor:
+    return x ^ y;
+  case Opcode::ShiftLeft:
+    return uy >= static_cast<uint64_t>(width) ? 0 : x << uy;
+  case Opcode::ShiftRightLogical:
+    return uy >= static_cast<uint64_t>(width) ? 0 : ux >> uy;
+  case Opcode::ShiftRightArithmetic:
+    if (uy >= static_cast<uint64_t>(width))
+      return sx < 0 ? ~uint64_t(0) : 0;
+    return static_cast<uint64_t>(sx >> uy);
+  default:
+    return std::nullopt;
+  }
+}
+
+int64_t integerValue(ElementType type, uint64_t bits) {
+  int width = bitWidth(type);
+  switch (domainOf(type)) {
+  case Domain::Pred:
+    return static_cast<int64_t>(bits & 1);
+  case Domain::Signed:
+    return signExtend(bits, width);
+  default:
+    return static_cast<int64_t>(bits & widthMask(width));
+  }
+}
 
 bool isIntegral(ElementType type) {
   Domain domain = domainOf(type);
@@ -377,15 +401,11 @@ uint64_t integerBits(ElementType type, double x) {
 }
 
 double fromIntegerBits(ElementType type, uint64_t bits) {
-  int width = bitWidth(type);
-  switch (domainOf(type)) {
-  case Domain::Pred:
-    return static_cast<double>(bits & 1);
-  case Domain::Signed:
-    return static_cast<double>(signExtend(bits, width));
-  default:
-    return static_cast<double>(bits & widthMask(width));
-  }
+  int64_t value = integerValue(type, bits);
+  // A u64 value is its bit pattern, which may be at or above 2^63.
+  if (domainOf(type) == Domain::Unsigned)
+    return static_cast<double>(static_cast<uint64_t>(value));
+  return static_cast<double>(value);
 }
 
 double convertElement(ElementType from, ElementType to, double x) {

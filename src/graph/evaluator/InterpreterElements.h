@@ -68,6 +68,21 @@ uint64_t integerBits(ElementType type, double x);
 /// `bits` truncated to the width of integer (or pred) `type`, as a double.
 double fromIntegerBits(ElementType type, uint64_t bits);
 
+/// The integer ops (unary and binary elementwise opcodes on signed and
+/// unsigned types) on two's-complement bits, exact in 64 bits: the one
+/// definition that the interpreter applies to its doubles and constant
+/// folding to exact values. Bits beyond the type's width are left as they
+/// fall; integerValue and fromIntegerBits cut them. Nothing for opcodes
+/// that are not integer ops. Division by zero, MIN / -1, shifts by the
+/// width or more and negative powers give XLA's evaluator's values.
+std::optional<uint64_t> integerUnaryBits(Opcode opcode, ElementType type,
+                                         uint64_t x);
+std::optional<uint64_t> integerBinaryBits(Opcode opcode, ElementType type,
+                                          uint64_t x, uint64_t y);
+/// `bits` cut to the width of integer (or pred) `type`: sign-extended for
+/// signed types, the bit pattern for unsigned ones (u64 may be negative).
+int64_t integerValue(ElementType type, uint64_t bits);
+
 /// `convert`: floats round, floats to integers truncate toward zero and
 /// saturate (NaN gives 0), integers wrap, anything to pred is `x != 0`.
 double convertElement(ElementType from, ElementType to, double x);

@@ -16,26 +16,10 @@ namespace {
 
 using Array = ConstantArray;
 
-// Two's complement wrap-around to the type's width (u64 keeps its bits).
+/// Two's complement wrap-around to the type's width (u64 keeps its bits).
 int64_t wrap(ElementType type, uint64_t bits) {
-  switch (type) {
-  case ElementType::Pred:
-    return bits != 0;
-  case ElementType::S8:
-    return static_cast<int8_t>(bits);
-  case ElementType::S16:
-    return static_cast<int16_t>(bits);
-  case ElementType::S32:
-    return static_cast<int32_t>(bits);
-  case ElementType::U8:
-    return static_cast<uint8_t>(bits);
-  case ElementType::U16:
-    return static_cast<uint16_t>(bits);
-  case ElementType::U32:
-    return static_cast<uint32_t>(bits);
-  default:
-    return static_cast<int64_t>(bits);
-  }
+  return type == ElementType::Pred ? bits != 0
+                                   : interp::integerValue(type, bits);
 }
 
 bool isUnsigned(ElementType type) { return isUnsignedInteger(type); }
@@ -104,101 +88,57 @@ std::optional<double> floatBinary(Opcode opcode, ElementType type, double a,
   return interp::applyBinary(opcode, type, a, b);
 }
 
+/// A pred result of the interpreter's element functions (NaN: not a pred
+/// op).
+std::optional<int64_t> predicate(double value) {
+  if (std::isnan(value))
+    return std::nullopt;
+  return value != 0;
+}
+
+/// Integer ops compute as the interpreter does, exactly in 64 bits.
 std::optional<int64_t> integerUnary(Opcode opcode, ElementType type,
                                     int64_t x) {
-  uint64_t bits = static_cast<uint64_t>(x);
-  switch (opcode) {
-  case Opcode::Abs:
-    return isUnsigned(type) ? x : wrap(type, x < 0 ? 0 - bits : bits);
-  case Opcode::Negate:
-    return wrap(type, 0 - bits);
-  case Opcode::Sign:
-    return isUnsigned(type) ? (x != 0) : (x > 0) - (x < 0);
-  case Opcode::Not:
-    return type == ElementType::Pred ? !x : wrap(type, ~bits);
-  case Opcode::PopulationCount: {
-    uint64_t masked = bits;
-    int width = elementBitWidth(type);
-    if (width < 64)
-      masked &= (uint64_t(1) << width) - 1;
-    return __builtin_popcountll(masked);
-  }
-  case Opcode::Clz: {
-    int width = elementBitWidth(type);
-    uint64_t masked = width < 64 ? bits & ((uint64_t(1) << width) - 1) : bits;
-    if (masked == 0)
-      return width;
-    return __builtin_clzll(masked) - (64 - width);
-  }
-  default:
+  if (type == ElementType::Pred)
+    return predicate(interp::applyUnary(opcode, type, x));
+  auto bits = interp::integerUnaryBits(opcode, type, x);
+  if (!bits)
     return std::nullopt;
+  return wrap(type, *bits);
+}
+
+/// Whether folding may compute `a op b`: XLA defines integer division by
+/// zero, MIN / -1, shifts by the width or more and negative powers, but
+/// a program that reaches them may mean something else, so they stay.
+bool integerFoldable(Opcode opcode, ElementType type, int64_t a, int64_t b) {
+  int width = elementBitWidth(type);
+  int64_t minSigned = width >= 64 ? std::numeric_limits<int64_t>::min()
+                                  : -(int64_t(1) << (width - 1));
+  switch (opcode) {
+  case Opcode::Divide:
+  case Opcode::Remainder:
+    return b != 0 && (isUnsigned(type) || b != -1 || a != minSigned);
+  case Opcode::ShiftLeft:
+  case Opcode::ShiftRightLogical:
+  case Opcode::ShiftRightArithmetic:
+    return static_cast<uint64_t>(b) < static_cast<uint64_t>(width);
+  case Opcode::Power:
+    return isUnsigned(type) || b >= 0;
+  default:
+    return true;
   }
 }
 
 std::optional<int64_t> integerBinary(Opcode opcode, ElementType type, int64_t a,
                                      int64_t b) {
-  bool unsignedType = isUnsigned(type);
-  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-  int width = elementBitWidth(type);
-  switch (opcode) {
-  case Opcode::Add:
-    return wrap(type, ua + ub);
-  case Opcode::Subtract:
-    return wrap(type, ua - ub);
-  case Opcode::Multiply:
-    return wrap(type, ua * ub);
-  case Opcode::Divide:
-  case Opcode::Remainder: {
-    if (b == 0)
-      return std::nullopt; // XLA defines it; reference semantics may differ
-    if (unsignedType)
-      return wrap(type, opcode == Opcode::Divide ? ua / ub : ua % ub);
-    if (b == -1 && a == std::numeric_limits<int64_t>::min())
-      return std::nullopt;
-    if (b == -1 && width < 64 && a == -(int64_t(1) << (width - 1)))
-      return std::nullopt;
-    return wrap(
-        type, static_cast<uint64_t>(opcode == Opcode::Divide ? a / b : a % b));
-  }
-  case Opcode::Maximum:
-    return unsignedType ? static_cast<int64_t>(std::max(ua, ub))
-                        : std::max(a, b);
-  case Opcode::Minimum:
-    return unsignedType ? static_cast<int64_t>(std::min(ua, ub))
-                        : std::min(a, b);
-  case Opcode::And:
-    return wrap(type, ua & ub);
-  case Opcode::Or:
-    return wrap(type, ua | ub);
-  case Opcode::Xor:
-    return wrap(type, ua ^ ub);
-  case Opcode::ShiftLeft:
-  case Opcode::ShiftRightLogical:
-  case Opcode::ShiftRightArithmetic: {
-    uint64_t amount = width < 64 ? ub & ((uint64_t(1) << width) - 1) : ub;
-    if (amount >= static_cast<uint64_t>(width))
-      return std::nullopt;
-    if (opcode == Opcode::ShiftLeft)
-      return wrap(type, ua << amount);
-    if (opcode == Opcode::ShiftRightArithmetic)
-      return wrap(type, static_cast<uint64_t>(a >> amount));
-    uint64_t masked = width < 64 ? ua & ((uint64_t(1) << width) - 1) : ua;
-    return wrap(type, masked >> amount);
-  }
-  case Opcode::Power: {
-    if (!unsignedType && b < 0)
-      return std::nullopt;
-    uint64_t result = 1, base = ua;
-    for (uint64_t e = ub; e > 0; e >>= 1) {
-      if (e & 1)
-        result *= base;
-      base *= base;
-    }
-    return wrap(type, result);
-  }
-  default:
+  if (type == ElementType::Pred)
+    return predicate(interp::applyBinary(opcode, type, a, b));
+  if (!integerFoldable(opcode, type, a, b))
     return std::nullopt;
-  }
+  auto bits = interp::integerBinaryBits(opcode, type, a, b);
+  if (!bits)
+    return std::nullopt;
+  return wrap(type, *bits);
 }
 
 bool compareHolds(ComparisonDirection direction, int order) {

@@ -1,12 +1,13 @@
 // Evaluation of single instructions on constant arrays, for constant
-// folding. Floating-point elements compute through the reference
-// interpreter's element functions (InterpreterElements.h) and round to the
-// result type after every op; data movement is the interpreter's plan
-// (DataMovement.h) applied to exact elements. Integer arithmetic stays
-// here, exact in 64 bits: the interpreter holds elements as doubles (s64
-// and u64 beyond 2^53 lose their low bits) and gives values to what folding
-// must leave alone (integer division by zero, oversized shifts,
-// out-of-range converts).
+// folding, through the reference interpreter's element semantics
+// (InterpreterElements.h): floating-point elements compute in double and
+// round to the result type after every op; integer ops are the
+// interpreter's own on exact 64-bit values, which the arrays here keep
+// (the interpreter holds elements as doubles, so s64 and u64 beyond 2^53
+// lose their low bits there); data movement is the interpreter's plan
+// (DataMovement.h) applied to exact elements. What XLA defines but
+// folding must leave alone (integer division by zero, oversized shifts,
+// out-of-range converts) is not folded.
 #ifndef RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 #define RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 
