@@ -50,4 +50,30 @@ policyActions(const agent::discrete::DiscretePolicy &policy, Env &env,
   return actions;
 }
 
+Result<std::vector<Action>>
+searchAgentActions(Env &env, const BenchmarkRef &benchmark,
+                   const AgentSpec &agent,
+                   const agent::discrete::DiscretePolicy *policy, uint64_t seed,
+                   int maxSteps) {
+  if (policy)
+    return policyActions(*policy, env, benchmark, seed, agent.episodes,
+                         agent.seconds);
+  Result<agent::SequenceResult> found = makeError(
+      "agent '" + agent.name() + "' is not a search over pass sequences");
+  if (agent.is("greedy")) {
+    found = agent::greedySearch(env, benchmark, maxSteps);
+  } else if (agent.kind == AgentSpec::Kind::Random ||
+             agent.kind == AgentSpec::Kind::RandomTime) {
+    agent::SearchBudget budget;
+    if (agent.kind == AgentSpec::Kind::Random)
+      budget.maxEpisodes = agent.episodes;
+    else
+      budget.maxSeconds = agent.seconds;
+    found = agent::randomSequenceSearch(env, benchmark, budget, seed);
+  }
+  if (!found)
+    return found.error();
+  return found->actions;
+}
+
 } // namespace rlopt::eval

@@ -2,7 +2,6 @@
 // pass-ordering paper's metric (I - R) / (I - D).
 #include "rlopt/eval/GraphEval.h"
 
-#include "rlopt/agent/SequenceSearch.h"
 #include "rlopt/eval/EvalLoop.h"
 #include "rlopt/eval/ResultTable.h"
 #include "rlopt/graph/GraphPass.h"
@@ -56,32 +55,6 @@ namespace {
 
 const AgentChoices kGraphAgents = {{"default", "greedy"}, true, true};
 
-Result<std::vector<Action>>
-runAgent(graph::GraphEnv &env, const std::string &uri,
-         const GraphEvalOptions &options, const AgentSpec &agent,
-         const agent::discrete::DiscretePolicy *policy) {
-  BenchmarkRef benchmark{uri};
-  if (policy)
-    return policyActions(*policy, env, benchmark, options.seed, agent.episodes,
-                         agent.seconds);
-  if (agent.is("greedy")) {
-    auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
-    if (!found)
-      return found.error();
-    return found->actions;
-  }
-  agent::SearchBudget budget;
-  if (agent.kind == AgentSpec::Kind::Random)
-    budget.maxEpisodes = agent.episodes;
-  else
-    budget.maxSeconds = agent.seconds;
-  auto found =
-      agent::randomSequenceSearch(env, benchmark, budget, options.seed);
-  if (!found)
-    return found.error();
-  return found->actions;
-}
-
 GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
                          const GraphEvalOptions &options,
                          const AgentSpec &agent,
@@ -114,7 +87,10 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
   }
   if (!runAndReplay(
           env, uri, outcome,
-          [&] { return runAgent(env, uri, options, agent, policy); },
+          [&] {
+            return searchAgentActions(env, {uri}, agent, policy, options.seed,
+                                      options.env.episodeLength);
+          },
           [](const Action &a) {
             return graph::graphPasses()[a.values[0]].name;
           }))

@@ -2,7 +2,6 @@
 // against LLVM's -Oz and -O3, with CompilerGym's leaderboard metric.
 #include "rlopt/eval/PassesEval.h"
 
-#include "rlopt/agent/SequenceSearch.h"
 #include "rlopt/eval/EvalLoop.h"
 #include "rlopt/eval/ResultTable.h"
 #include "rlopt/passes/PassCatalog.h"
@@ -51,38 +50,6 @@ namespace {
 
 const AgentChoices kPassesAgents = {{"Oz", "O3", "greedy"}, true, true};
 
-/// Runs the agent; returns its pass list (empty for the fixed pipelines,
-/// whose count comes from the baseline).
-Result<std::vector<Action>>
-runAgent(passes::PassesEnv &env, const std::string &uri,
-         const PassesEvalOptions &options, const AgentSpec &agent,
-         const agent::discrete::DiscretePolicy *policy) {
-  BenchmarkRef benchmark{uri};
-  if (policy)
-    return policyActions(*policy, env, benchmark, options.seed, agent.episodes,
-                         agent.seconds);
-  if (agent.kind == AgentSpec::Kind::Random ||
-      agent.kind == AgentSpec::Kind::RandomTime) {
-    agent::SearchBudget budget;
-    if (agent.kind == AgentSpec::Kind::Random)
-      budget.maxEpisodes = agent.episodes;
-    else
-      budget.maxSeconds = agent.seconds;
-    auto found =
-        agent::randomSequenceSearch(env, benchmark, budget, options.seed);
-    if (!found)
-      return found.error();
-    return found->actions;
-  }
-  if (agent.is("greedy")) {
-    auto found = agent::greedySearch(env, benchmark, options.env.episodeLength);
-    if (!found)
-      return found.error();
-    return found->actions;
-  }
-  return makeError("unknown agent '" + agent.name() + "'");
-}
-
 PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
                           const PassesEvalOptions &options,
                           const AgentSpec &agent,
@@ -116,7 +83,10 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
   // The env then holds the found sequence's result, to count and check.
   if (!runAndReplay(
           env, uri, outcome,
-          [&] { return runAgent(env, uri, options, agent, policy); },
+          [&] {
+            return searchAgentActions(env, {uri}, agent, policy, options.seed,
+                                      options.env.episodeLength);
+          },
           [](const Action &a) {
             return passes::passActions()[a.values[0]].name;
           }))

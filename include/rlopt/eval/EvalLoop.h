@@ -34,6 +34,14 @@ policyActions(const agent::discrete::DiscretePolicy &policy, Env &env,
               const BenchmarkRef &benchmark, uint64_t seed,
               int64_t episodes = 1, double seconds = 0);
 
+/// The actions of a pass-ordering agent on `benchmark`: the policy's
+/// (greedy or guided search), greedy search over at most `maxSteps` steps,
+/// or random search with an episode or time budget. Fixed pipelines are
+/// the caller's; they have no actions here.
+Result<std::vector<Action>> searchAgentActions(
+    Env &env, const BenchmarkRef &benchmark, const AgentSpec &agent,
+    const agent::discrete::DiscretePolicy *policy, uint64_t seed, int maxSteps);
+
 /// Runs an agent with `run` (timed into `outcome.seconds`), names the actions
 /// it chose into `outcome.passes`, then replays them from the start of `uri`
 /// so `env` holds their result. False, with `outcome.error` set, when the
