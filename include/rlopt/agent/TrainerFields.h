@@ -1,6 +1,6 @@
 // Config fields that several trainers share, listed once: PPO's loss and
-// update settings (Linalg and discrete PPO) and the run settings of every
-// discrete trainer. Each works on any config with the members it names.
+// update settings (Linalg and discrete PPO), the run settings of every
+// discrete trainer and the transition memory of DQN and SAC. Each works on any config with the members it names.
 #ifndef RLOPT_AGENT_TRAINERFIELDS_H
 #define RLOPT_AGENT_TRAINERFIELDS_H
 
