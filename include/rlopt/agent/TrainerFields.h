@@ -1,6 +1,7 @@
 // Config fields that several trainers share, listed once: PPO's loss and
 // update settings (Linalg and discrete PPO), the run settings of every
-// discrete trainer and the transition memory of DQN and SAC. Each works on any config with the members it names.
+// discrete trainer and the transition memory of DQN and SAC. Each works on any
+// config with the members it names.
 #ifndef RLOPT_AGENT_TRAINERFIELDS_H
 #define RLOPT_AGENT_TRAINERFIELDS_H
 
@@ -43,6 +44,7 @@ void visitDiscreteRunFields(Config &c, Visit &&visit) {
   visit("iterations", c.iterations);
   visit("max_episode_steps", c.maxEpisodeSteps);
   visit("reward_clip", c.rewardClip);
+  visit("keep_best_every", c.keepBestEvery);
   visit("checkpoint_every", c.checkpointEvery);
   visit("seed", c.seed);
   visit("network", c.network);
@@ -59,6 +61,8 @@ Status checkDiscreteRunFields(const Config &c, const std::string &where) {
       require(c.rewardClip >= 0, where, "reward_clip",
               "not negative (0: no clipping)"),
       require(c.checkpointEvery >= 1, where, "checkpoint_every", "at least 1"),
+      require(c.keepBestEvery >= 0, where, "keep_best_every",
+              "not negative (0: policy.pt is the last policy)"),
   });
 }
 

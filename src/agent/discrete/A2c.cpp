@@ -134,7 +134,7 @@ Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
                         {"value_loss", valueSum / updates}};
     metrics.learnSeconds = learnSeconds;
 
-    if (Status s = run.endIteration(metrics, episodes); !s)
+    if (Status s = run.endIteration(metrics, episodes, actor, loop); !s)
       return s;
   }
   return run.savePolicy(actor);

@@ -14,9 +14,10 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char *kCheckpointFormat = "rlopt-discrete-checkpoint";
 
-/// Config keys a resumed run may change: neither alters what is learned.
+/// Config keys a resumed run may change: none alters what is learned.
 bool mayChangeOnResume(const std::string &key) {
-  return key == "iterations" || key == "checkpoint_every";
+  return key == "iterations" || key == "checkpoint_every" ||
+         key == "keep_best_every";
 }
 
 /// "gamma: 0.99 in the checkpoint, 0.9 now", or empty if they agree.
@@ -121,6 +122,15 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
   if (!difference.empty())
     return makeError(path + ": written with another config (" + difference +
                      "); resume with the run's config.json");
+  if (meta.contains("best_greedy_return")) {
+    double best = 0;
+    for (Status s :
+         {readField(meta, "best_greedy_return", best, path),
+          readField(meta, "best_iteration", run->bestIteration, path)})
+      if (!s)
+        return makeError(s.error().message + " in the checkpoint's metadata");
+    run->bestGreedyReturn = best;
+  }
   if (Status s = run->run->resumeAfter(iteration); !s)
     return s.error();
   return run;
@@ -156,7 +166,13 @@ Status DiscreteRun::keepInCheckpoint(std::vector<CheckpointPart> parts) {
 }
 
 Status DiscreteRun::endIteration(IterationMetrics &metrics,
-                                 const std::vector<nlohmann::json> &episodes) {
+                                 const std::vector<nlohmann::json> &episodes,
+                                 Mlp policy, EpisodeLoop &loop) {
+  int every = settings.keepBestEvery;
+  if (every > 0 && (metrics.iteration % every == 0 ||
+                    metrics.iteration == run->lastIteration()))
+    if (Status s = keepIfBest(metrics, policy, loop); !s)
+      return s;
   auto stop = run->endIteration(metrics, episodes, [&](int iteration) {
     return saveCheckpoint(iteration);
   });
@@ -178,18 +194,53 @@ Status DiscreteRun::saveCheckpoint(int iteration) {
                          {"iteration", iteration},
                          {"total_steps", run->totalSteps()},
                          {"elapsed_s", run->elapsedSeconds()}};
+  if (bestGreedyReturn) {
+    meta["best_greedy_return"] = *bestGreedyReturn;
+    meta["best_iteration"] = bestIteration;
+  }
   writeArchiveMeta(archive, meta);
   return saveArchive(archive, checkpointPath(), "checkpoint");
 }
 
-Status DiscreteRun::savePolicy(Mlp net) {
+namespace {
+
+DiscretePolicy policyOf(Mlp net, const DiscreteShape &shape,
+                        const RunSettings &settings) {
   auto impl = std::make_unique<DiscretePolicy::Impl>();
   impl->net = net;
-  impl->shape = envShape;
+  impl->shape = shape;
   impl->network = settings.network;
   impl->algorithm = settings.algorithm;
   impl->config = settings.config;
-  return DiscretePolicy(std::move(impl)).save(run->path("policy.pt"));
+  return DiscretePolicy(std::move(impl));
+}
+
+} // namespace
+
+Status DiscreteRun::keepIfBest(IterationMetrics &metrics, Mlp policy,
+                               EpisodeLoop &loop) {
+  // The last iteration's policy is not always the best one: value-based
+  // learners swing from one iteration to the next. Training programs
+  // choose, never the ones a policy is evaluated on.
+  auto greedy = loop.greedyReturn(policyOf(policy, envShape, settings));
+  if (!greedy)
+    return greedy.error();
+  metrics.learning["greedy_return"] = *greedy;
+  if (bestGreedyReturn && *greedy < *bestGreedyReturn)
+    return Status::success();
+  bestGreedyReturn = *greedy;
+  bestIteration = metrics.iteration;
+  return writePolicy(policy);
+}
+
+Status DiscreteRun::savePolicy(Mlp net) {
+  if (settings.keepBestEvery > 0 && bestGreedyReturn)
+    return Status::success();
+  return writePolicy(net);
+}
+
+Status DiscreteRun::writePolicy(Mlp net) {
+  return policyOf(net, envShape, settings).save(run->path("policy.pt"));
 }
 
 void writeModule(torch::serialize::OutputArchive &archive,

@@ -7,6 +7,7 @@
 #define RLOPT_SRC_AGENT_DISCRETE_DISCRETERUN_H
 
 #include "CheckpointPart.h"
+#include "EpisodeLoop.h"
 #include "rlopt/agent/TrainingRun.h"
 #include "rlopt/agent/discrete/Network.h"
 #include "rlopt/agent/discrete/Policy.h"
@@ -25,7 +26,7 @@ namespace rlopt::agent::discrete {
 struct RunSettings {
   std::string algorithm;
   nlohmann::json config; ///< the algorithm's config, with its "algorithm"
-  int iterations = 0, checkpointEvery = 1;
+  int iterations = 0, checkpointEvery = 1, keepBestEvery = 0;
   uint64_t seed = 0;
   NetworkConfig network;
 
@@ -36,8 +37,8 @@ struct RunSettings {
     json["algorithm"] = Config::algorithm;
     if (!env.is_null())
       json["env"] = env;
-    return {Config::algorithm, json,   c.iterations,
-            c.checkpointEvery, c.seed, c.network};
+    return {Config::algorithm, json,   c.iterations, c.checkpointEvery,
+            c.keepBestEvery,   c.seed, c.network};
   }
 };
 
@@ -78,11 +79,16 @@ public:
 
   /// Appends the iteration's lines and checkpoints when due
   /// (TrainingRun::endIteration); after a requested stop, `continues` is
-  /// false.
+  /// false. With `keep_best_every` N > 0, every N iterations and at the
+  /// last, `policy` first acts greedily once on each of `loop`'s programs:
+  /// the mean return goes into the metrics as "greedy_return", and
+  /// policy.pt is written when it is the highest so far.
   Status endIteration(IterationMetrics &metrics,
-                      const std::vector<nlohmann::json> &episodes);
+                      const std::vector<nlohmann::json> &episodes, Mlp policy,
+                      EpisodeLoop &loop);
 
-  /// Writes policy.pt: `net` scores every action.
+  /// Writes policy.pt: `net` scores every action. With `keep_best_every`,
+  /// policy.pt keeps the best policy once one was chosen.
   Status savePolicy(Mlp net);
   /// Checkpoints now, e.g. before a distributed run stops on a lost rank.
   Status saveCheckpoint(int iteration);
@@ -98,6 +104,12 @@ private:
   std::unique_ptr<torch::serialize::InputArchive> resumedArchive;
   std::vector<CheckpointPart> checkpointParts;
   bool stopRequested = false;
+  /// The highest greedy return so far and its iteration (keep_best_every).
+  std::optional<double> bestGreedyReturn;
+  int bestIteration = 0;
+
+  Status keepIfBest(IterationMetrics &metrics, Mlp policy, EpisodeLoop &loop);
+  Status writePolicy(Mlp net);
 };
 
 /// What every trainer checks first: an action space a discrete policy can

@@ -135,7 +135,7 @@ Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
     }
     metrics.learnSeconds = learnSeconds;
 
-    if (Status s = run.endIteration(metrics, episodes); !s)
+    if (Status s = run.endIteration(metrics, episodes, q, loop); !s)
       return s;
   }
   return run.savePolicy(q);

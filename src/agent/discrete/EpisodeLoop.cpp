@@ -144,4 +144,16 @@ std::vector<nlohmann::json> EpisodeLoop::reportInto(IterationMetrics &metrics) {
   return std::exchange(finished, {});
 }
 
+Result<double> EpisodeLoop::greedyReturn(const DiscretePolicy &policy) {
+  double sum = 0;
+  for (const BenchmarkRef &benchmark : benchmarks) {
+    auto episode =
+        runGreedyEpisode(policy, env, benchmark, /*seed=*/0, maxEpisodeSteps);
+    if (!episode)
+      return episode.error();
+    sum += episode->totalReward;
+  }
+  return sum / static_cast<double>(benchmarks.size());
+}
+
 } // namespace rlopt::agent::discrete

@@ -50,6 +50,11 @@ public:
   /// program, actions, return, failed and the speedup if measured.
   std::vector<nlohmann::json> reportInto(IterationMetrics &metrics);
 
+  /// The mean return of `policy` acting greedily once on every program,
+  /// episodes cut at maxEpisodeSteps; neither counted as training steps
+  /// nor reported as episodes.
+  Result<double> greedyReturn(const DiscretePolicy &policy);
+
 private:
   Result<AgentState> toAgentState(const Observation &obs, bool ended) const;
   std::string where() const;

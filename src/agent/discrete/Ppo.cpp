@@ -259,7 +259,7 @@ Status train(const PpoConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
     metrics.learnSeconds =
         std::chrono::duration<double>(Clock::now() - learnStart).count();
 
-    if (Status s = run.endIteration(metrics, episodes); !s)
+    if (Status s = run.endIteration(metrics, episodes, actor, loop); !s)
       return s;
   }
   return run.savePolicy(actor);

@@ -169,7 +169,7 @@ Status train(const SacConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
     }
     metrics.learnSeconds = learnSeconds;
 
-    if (Status s = run.endIteration(metrics, episodes); !s)
+    if (Status s = run.endIteration(metrics, episodes, actor, loop); !s)
       return s;
   }
   return run.savePolicy(actor);

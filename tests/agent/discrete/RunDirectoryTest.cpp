@@ -80,6 +80,76 @@ TEST_P(EveryAlgorithm, ResumeContinuesWhereTheStopLeftOff) {
   EXPECT_EQ(metrics, metricsWithoutTime(scratch / "whole"));
 }
 
+/// The mean return of the run's policy.pt acting greedily once on every
+/// toy program, as the trainer scores policies when it keeps the best.
+double greedyReturnOfPolicy(const fs::path &run) {
+  CounterEnv env;
+  auto policy =
+      DiscretePolicy::load((run / "policy.pt").string(), env.spaces());
+  EXPECT_TRUE(policy.ok()) << policy.error().message;
+  if (!policy.ok())
+    return 0;
+  double sum = 0;
+  for (const BenchmarkRef &benchmark : toyBenchmarks()) {
+    auto episode = runGreedyEpisode(*policy, env, benchmark, /*seed=*/0);
+    EXPECT_TRUE(episode.ok()) << episode.error().message;
+    if (episode.ok())
+      sum += episode->totalReward;
+  }
+  return sum / toyBenchmarks().size();
+}
+
+TEST_P(EveryAlgorithm, KeepBestLeavesThePolicyWithTheHighestGreedyReturn) {
+  ScratchDir scratch;
+  AgentConfig config = withIterations(tinyConfig(GetParam()), 5);
+  std::visit([](auto &c) { c.keepBestEvery = 2; }, config.config);
+  fs::path run = scratch / "run";
+  ASSERT_TRUE(trainFor(config, run).ok());
+
+  // Scored every 2 iterations and at the last.
+  std::vector<int> scored;
+  double best = -1e300;
+  for (const nlohmann::json &m : readJsonLines(run / "metrics.jsonl"))
+    if (m.contains("greedy_return")) {
+      scored.push_back(m["iteration"].get<int>());
+      best = std::max(best, m["greedy_return"].get<double>());
+    }
+  EXPECT_EQ(scored, (std::vector<int>{2, 4, 5}));
+  EXPECT_NEAR(greedyReturnOfPolicy(run), best, 1e-9);
+
+  // Stopped after iteration 3 and resumed, the run remembers the best so
+  // far and ends with the same policy.
+  fs::path stopped = scratch / "stopped";
+  std::atomic<bool> stop{false};
+  TrainOptions options;
+  options.stopRequested = &stop;
+  options.onIteration = [&](const IterationMetrics &m) {
+    if (m.iteration == 3)
+      stop = true;
+  };
+  ASSERT_TRUE(trainFor(config, stopped, options).ok());
+  TrainOptions resume;
+  resume.resume = true;
+  Status resumed = trainFor(config, stopped, resume);
+  ASSERT_TRUE(resumed.ok()) << resumed.error().message;
+  EXPECT_EQ(metricsWithoutTime(stopped), metricsWithoutTime(run));
+  EXPECT_NEAR(greedyReturnOfPolicy(stopped), best, 1e-9);
+}
+
+TEST(RunDirectory, KeepBestEveryMayChangeOnResume) {
+  ScratchDir scratch;
+  fs::path run = scratch / "run";
+  ASSERT_TRUE(trainFor(withIterations(tinyConfig("dqn"), 1), run).ok());
+  AgentConfig more = withIterations(tinyConfig("dqn"), 2);
+  std::visit([](auto &c) { c.keepBestEvery = 1; }, more.config);
+  TrainOptions resume;
+  resume.resume = true;
+  Status resumed = trainFor(more, run, resume);
+  ASSERT_TRUE(resumed.ok()) << resumed.error().message;
+  EXPECT_TRUE(
+      readJsonLines(run / "metrics.jsonl").back().contains("greedy_return"));
+}
+
 INSTANTIATE_TEST_SUITE_P(Algorithms, EveryAlgorithm,
                          ::testing::Values("ppo", "a2c", "dqn", "sac"),
                          [](const auto &info) { return info.param; });

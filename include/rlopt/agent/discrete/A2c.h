@@ -28,6 +28,7 @@ struct A2cConfig {
   int iterations = 100;
   int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
   double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
+  int keepBestEvery = 0;   ///< policy.pt: the best greedy policy; 0: the last
   int checkpointEvery = 10;
   uint64_t seed = 0;
   NetworkConfig network;

@@ -38,6 +38,7 @@ struct DqnConfig {
   int iterations = 100;
   int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
   double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
+  int keepBestEvery = 0;   ///< policy.pt: the best greedy policy; 0: the last
   int checkpointEvery = 10;
   uint64_t seed = 0;
   NetworkConfig network;

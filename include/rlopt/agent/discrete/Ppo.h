@@ -30,6 +30,7 @@ struct PpoConfig {
   int iterations = 100;
   int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
   double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
+  int keepBestEvery = 0;   ///< policy.pt: the best greedy policy; 0: the last
   /// A distributed run (mpirun) stops, with a checkpoint, when a rank
   /// sends nothing for this long.
   double rankTimeoutSeconds = 3600;
