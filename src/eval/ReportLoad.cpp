@@ -176,6 +176,7 @@ Result<TrainingRun> loadTrainingRun(const std::string &directory) {
         read("clip_fraction", p.clipFraction),
         read("validation_geomean_speedup", p.validationGeomean),
         read("predicted_speedup", p.predictedSpeedup),
+        read("greedy_return", p.greedyReturn),
     });
     if (!status)
       return status.error();

@@ -543,10 +543,31 @@ Status trainingSection(const ReportInputs &inputs, Page &page) {
                       linePlot(lines), 960, 360);
   };
 
-  if (Status s = curve("Mean episode reward", "Per iteration.", "mean reward",
-                       &TrainingPoint::meanReward);
-      !s)
-    return s;
+  {
+    std::vector<Line> lines;
+    for (size_t i = 0; i < inputs.runs.size(); ++i) {
+      const TrainingRun &r = inputs.runs[i];
+      Line train{r.label, colour(i), {}};
+      Line greedy{r.label + ": greedy policy", colour(i), {}, true};
+      for (const TrainingPoint &p : r.points) {
+        train.points.push_back({double(p.iteration), p.meanReward});
+        if (!std::isnan(p.greedyReturn))
+          greedy.points.push_back({double(p.iteration), p.greedyReturn});
+      }
+      greedy.pointsOnly = greedy.points.size() < 2;
+      lines.push_back(std::move(train));
+      if (!greedy.points.empty())
+        lines.push_back(std::move(greedy));
+    }
+    if (Status s = page.chart(
+            "Mean episode reward",
+            "The iteration's training episodes (solid) and, where a "
+            "discrete trainer scored it, the greedy policy once on every "
+            "training program (dashed).",
+            xAxis + "set ylabel 'mean reward'\n", linePlot(lines), 960, 360);
+        !s)
+      return s;
+  }
   {
     std::vector<Line> lines;
     for (size_t i = 0; i < inputs.runs.size(); ++i) {

@@ -246,6 +246,36 @@ TEST_F(ReportTest, IterationsWithPredictedRewardsAreNotDrawnAsMeasured) {
             std::string::npos);
 }
 
+TEST_F(ReportTest, GreedyReturnsOfAKeepBestRunAreALineOfTheirOwn) {
+  // A discrete run with keep_best_every 2: the greedy policy's return,
+  // negative here, on every other iteration.
+  fs::create_directories(scratch / "dqn");
+  {
+    std::ofstream out(scratch / "dqn" / "metrics.jsonl");
+    for (int i = 1; i <= 4; ++i) {
+      nlohmann::json line = {{"iteration", i},
+                             {"episodes", 6},
+                             {"mean_reward", 0.1 * i},
+                             {"time", {{"elapsed_s", 5.0 * i}}}};
+      if (i % 2 == 0)
+        line["greedy_return"] = -0.5 * i;
+      out << line.dump() << "\n";
+    }
+  }
+  auto run = loadTrainingRun((scratch / "dqn").string());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->points.size(), 4u);
+  EXPECT_TRUE(std::isnan(run->points[0].greedyReturn));
+  EXPECT_DOUBLE_EQ(run->points[1].greedyReturn, -1);
+  EXPECT_DOUBLE_EQ(run->points[3].greedyReturn, -2);
+
+  auto inputs = loadReportInputs({(scratch / "dqn").string()});
+  ASSERT_TRUE(inputs.ok()) << inputs.error().message;
+  auto report = renderReport(*inputs, ReportOptions());
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_NE(report->html.find("dqn: greedy policy"), std::string::npos);
+}
+
 TEST(ReportSvgTest, InlineSvgDropsNamespacesAndPrefixesIds) {
   std::string svg =
       "<?xml version=\"1.0\" encoding=\"utf-8\"  standalone=\"no\"?>\n"

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct TrainingPoint {
   double geomeanSpeedup = -1;
   double predictedSpeedup = -1;  ///< the cost model's estimate; -1: none
   double validationGeomean = -1; ///< -1 when not evaluated that iteration
+  /// The greedy policy's mean return on the training programs (discrete
+  /// trainers' keep_best_every); NaN when not scored that iteration.
+  double greedyReturn = std::numeric_limits<double>::quiet_NaN();
   double elapsedSeconds = 0;
 };
 
