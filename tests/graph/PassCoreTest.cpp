@@ -168,6 +168,7 @@ ENTRY e {
   EXPECT_EQ(folded(7), (V{0, 0, 1, 6}));
   EXPECT_EQ(folded(8), (V{63, 1, 0}));
   EXPECT_EQ(folded(9), (V{4, 0, 247})); // 4^4 and 7^7 wrap in u8
+  EXPECT_EQ(folded(10), (V{2, 4, 0}));
   EXPECT_EQ(folded(11), (V{1, 240, 0}));
 }
 

@@ -5,6 +5,7 @@
 #include "rlopt/agent/discrete/Trainer.h"
 #include "rlopt/core/Json.h"
 
+#include <cmath>
 #include <filesystem>
 
 namespace rlopt::agent::discrete {
@@ -225,7 +226,10 @@ Status DiscreteRun::keepIfBest(IterationMetrics &metrics, Mlp policy,
   auto greedy = loop.greedyReturn(policyOf(policy, envShape, settings));
   if (!greedy)
     return greedy.error();
+  if (std::isnan(*greedy))
+    return Status::success();
   metrics.learning["greedy_return"] = *greedy;
+  // Of equal scores the later policy, which has trained longer.
   if (bestGreedyReturn && *greedy < *bestGreedyReturn)
     return Status::success();
   bestGreedyReturn = *greedy;

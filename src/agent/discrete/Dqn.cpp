@@ -4,6 +4,8 @@
 // target network copied from the online one every C steps; by default a'
 // is chosen by the online network (double DQN, van Hasselt et al. 2016).
 // Masks restrict both the exploration and the max to the allowed actions.
+// With `return_steps` n, r is the discounted sum of n rewards and the
+// target bootstraps from the state n steps later with γ^n (ReplayBuffer).
 #include "rlopt/agent/discrete/Dqn.h"
 
 #include "Exploration.h"
@@ -88,8 +90,9 @@ Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         ++steps;
 
         // 2. A Huber TD step on a replayed minibatch every `trainEvery`
-        // steps once the buffer holds `learningStarts` transitions.
-        if (globalStep > config.learningStarts &&
+        // steps past `learningStarts` steps, once the buffer holds a
+        // transition (n-step ones wait for their n rewards).
+        if (globalStep > config.learningStarts && replay.size() > 0 &&
             globalStep % config.trainEvery == 0) {
           auto learnStart = Clock::now();
           ReplayBuffer::Batch batch = replay.sample(config.batchSize, rng);

@@ -2,6 +2,8 @@
 
 #include "rlopt/agent/discrete/Network.h"
 
+#include <stdexcept>
+
 namespace rlopt::agent::discrete {
 
 ReplayBuffer::ReplayBuffer(int64_t capacity, DiscreteShape shape,
@@ -65,6 +67,8 @@ void ReplayBuffer::store(const Pending &first, double reward, int stepCount,
 
 ReplayBuffer::Batch ReplayBuffer::sample(int64_t batchSize,
                                          std::mt19937_64 &rng) const {
+  if (count == 0)
+    throw std::logic_error("ReplayBuffer::sample on an empty buffer");
   std::vector<int64_t> rows(batchSize);
   for (int64_t &row : rows)
     row = rng() % count;

@@ -87,7 +87,7 @@ Status train(const SacConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         state = std::move(step->next);
         ++globalStep;
         ++steps;
-        if (globalStep <= config.learningStarts ||
+        if (globalStep <= config.learningStarts || replay.size() == 0 ||
             globalStep % config.trainEvery != 0)
           continue;
 
@@ -96,7 +96,8 @@ Status train(const SacConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         torch::Tensor alpha = logAlpha.exp().detach();
 
         // 2. Critics: regress both Q(s, a) on the soft Bellman target
-        // r + γ·V_target(s'), V taken exactly over π(·|s').
+        // r + γ·V_target(s'), V taken exactly over π(·|s') (with n-step
+        // returns, n rewards and γ^n·V_target of the state n steps on).
         torch::Tensor target;
         {
           torch::NoGradGuard noGrad;

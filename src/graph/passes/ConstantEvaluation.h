@@ -6,8 +6,8 @@
 // (the interpreter holds elements as doubles, so s64 and u64 beyond 2^53
 // lose their low bits there); data movement is the interpreter's plan
 // (DataMovement.h) applied to exact elements. What XLA defines but
-// folding must leave alone (integer division by zero, oversized shifts,
-// out-of-range converts) is not folded.
+// folding must leave alone (integer division by zero, MIN % -1, oversized
+// shifts, negative integer powers, out-of-range converts) is not folded.
 #ifndef RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 #define RLOPT_SRC_GRAPH_PASSES_CONSTANTEVALUATION_H
 

@@ -54,3 +54,25 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, Learning,
                          [](const auto &info) { return info.param; });
 
 } // namespace
+
+namespace {
+
+// Learning from the first step: with three-step returns the memory holds
+// nothing until the third step, and the learners must wait for it.
+TEST(ReplayAgents, LearnFromTheFirstStepWithThreeStepReturns) {
+  for (std::string variant : {"dqn_3step", "sac_3step"}) {
+    SCOPED_TRACE(variant);
+    AgentConfig config = withIterations(tinyConfig(variant), 1);
+    if (auto *dqn = std::get_if<DqnConfig>(&config.config))
+      dqn->learningStarts = 0;
+    if (auto *sac = std::get_if<SacConfig>(&config.config))
+      sac->learningStarts = 0;
+    CounterEnv env;
+    ScratchDir scratch;
+    Status status =
+        train(config, env, toyBenchmarks(), (scratch / "run").string());
+    EXPECT_TRUE(status.ok()) << status.error().message;
+  }
+}
+
+} // namespace
