@@ -27,6 +27,17 @@ Status trainFor(const AgentConfig &config, const fs::path &run,
   return train(config, env, toyBenchmarks(), run.string(), options);
 }
 
+/// Options that request a stop after `iteration`, as SIGINT does.
+TrainOptions stoppingAfter(int iteration, std::atomic<bool> &stop) {
+  TrainOptions options;
+  options.stopRequested = &stop;
+  options.onIteration = [&stop, iteration](const IterationMetrics &m) {
+    if (m.iteration == iteration)
+      stop = true;
+  };
+  return options;
+}
+
 class EveryAlgorithm : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryAlgorithm, SameSeedGivesIdenticalMetrics) {
@@ -52,13 +63,7 @@ TEST_P(EveryAlgorithm, ResumeContinuesWhereTheStopLeftOff) {
   // Stopped after iteration 2, as by SIGINT: a checkpoint, two lines.
   fs::path run = scratch / "stopped";
   std::atomic<bool> stop{false};
-  TrainOptions options;
-  options.stopRequested = &stop;
-  options.onIteration = [&](const IterationMetrics &m) {
-    if (m.iteration == 2)
-      stop = true;
-  };
-  ASSERT_TRUE(trainFor(config, run, options).ok());
+  ASSERT_TRUE(trainFor(config, run, stoppingAfter(2, stop)).ok());
   EXPECT_TRUE(fs::exists(run / "checkpoint.pt"));
   EXPECT_TRUE(fs::exists(run / "policy.pt"));
   ASSERT_EQ(readJsonLines(run / "metrics.jsonl").size(), 2u);
@@ -121,13 +126,7 @@ TEST_P(EveryAlgorithm, KeepBestLeavesThePolicyWithTheHighestGreedyReturn) {
   // far and ends with the same policy.
   fs::path stopped = scratch / "stopped";
   std::atomic<bool> stop{false};
-  TrainOptions options;
-  options.stopRequested = &stop;
-  options.onIteration = [&](const IterationMetrics &m) {
-    if (m.iteration == 3)
-      stop = true;
-  };
-  ASSERT_TRUE(trainFor(config, stopped, options).ok());
+  ASSERT_TRUE(trainFor(config, stopped, stoppingAfter(3, stop)).ok());
   TrainOptions resume;
   resume.resume = true;
   Status resumed = trainFor(config, stopped, resume);
