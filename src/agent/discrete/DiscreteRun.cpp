@@ -125,11 +125,8 @@ DiscreteRun::open(const std::string &runDir, RunSettings settings,
                      "); resume with the run's config.json");
   if (meta.contains("best_greedy_return")) {
     double best = 0;
-    for (Status s :
-         {readField(meta, "best_greedy_return", best, path),
-          readField(meta, "best_iteration", run->bestIteration, path)})
-      if (!s)
-        return makeError(s.error().message + " in the checkpoint's metadata");
+    if (Status s = readField(meta, "best_greedy_return", best, path); !s)
+      return makeError(s.error().message + " in the checkpoint's metadata");
     run->bestGreedyReturn = best;
   }
   if (Status s = run->run->resumeAfter(iteration); !s)
@@ -195,10 +192,8 @@ Status DiscreteRun::saveCheckpoint(int iteration) {
                          {"iteration", iteration},
                          {"total_steps", run->totalSteps()},
                          {"elapsed_s", run->elapsedSeconds()}};
-  if (bestGreedyReturn) {
+  if (bestGreedyReturn)
     meta["best_greedy_return"] = *bestGreedyReturn;
-    meta["best_iteration"] = bestIteration;
-  }
   writeArchiveMeta(archive, meta);
   return saveArchive(archive, checkpointPath(), "checkpoint");
 }
@@ -233,7 +228,6 @@ Status DiscreteRun::keepIfBest(IterationMetrics &metrics, Mlp policy,
   if (bestGreedyReturn && *greedy < *bestGreedyReturn)
     return Status::success();
   bestGreedyReturn = *greedy;
-  bestIteration = metrics.iteration;
   return writePolicy(policy);
 }
 

@@ -104,9 +104,9 @@ private:
   std::unique_ptr<torch::serialize::InputArchive> resumedArchive;
   std::vector<CheckpointPart> checkpointParts;
   bool stopRequested = false;
-  /// The highest greedy return so far and its iteration (keep_best_every).
+  /// The highest greedy return so far (keep_best_every); metrics.jsonl
+  /// says at which iteration.
   std::optional<double> bestGreedyReturn;
-  int bestIteration = 0;
 
   Status keepIfBest(IterationMetrics &metrics, Mlp policy, EpisodeLoop &loop);
   Status writePolicy(Mlp net);
