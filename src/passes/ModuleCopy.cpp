@@ -17,12 +17,20 @@ void ModuleAndContextDeleter::operator()(llvm::Module *module) const {
   delete context;
 }
 
-std::string writeModuleBitcode(const llvm::Module &module) {
+static std::string bitcodeOf(const llvm::Module &module, bool useListOrder) {
   std::string bitcode;
   llvm::raw_string_ostream stream(bitcode);
-  llvm::WriteBitcodeToFile(module, stream, /*ShouldPreserveUseListOrder=*/true);
+  llvm::WriteBitcodeToFile(module, stream, useListOrder);
   stream.flush();
   return bitcode;
+}
+
+std::string writeModuleBitcode(const llvm::Module &module) {
+  return bitcodeOf(module, /*useListOrder=*/true);
+}
+
+std::string writeCanonicalBitcode(const llvm::Module &module) {
+  return bitcodeOf(module, /*useListOrder=*/false);
 }
 
 Result<IsolatedModule> readModuleBitcode(llvm::StringRef bitcode,

@@ -187,7 +187,8 @@ Result<Observation> PassesEnv::tryReset(const BenchmarkRef &benchmark,
     return loaded.error();
   current = loaded.takeValue();
   shared->runner->adoptHostTarget(*current.module);
-  snapshot = writeModuleBitcode(*current.module);
+  if (Status canonical = reloadFromBitcode(); !canonical)
+    return canonical.error();
   history.clear();
   transitions.reset(stateOf(snapshot));
   totalReward = 0;
@@ -268,7 +269,7 @@ StepResult PassesEnv::step(const Action &action) {
     // as the pass left them), so only the bytes written from the module
     // just read back compare with `before`.
     if (before != snapshot)
-      snapshot = writeModuleBitcode(*current.module);
+      snapshot = writeCanonicalBitcode(*current.module);
     changed = before != snapshot;
   }
   transitions.record(index, *changed ? stateOf(snapshot) : transitions.state());
@@ -362,11 +363,13 @@ Result<double> PassesEnv::probe(const Action &action) const {
 /// After a pass the module carries history that its IR does not show and a
 /// copy would lack: counters that pick the suffix of the next clashing value
 /// name, dead constants left on use lists, attributes bitcode cannot hold
-/// (align 4294967296). Passes see that history, so a fork or a replay would
-/// drift from this module. Continuing from the module's own bitcode, read
-/// into a fresh context, leaves nothing but the IR for the next pass to see.
+/// (align 4294967296), and use lists in an order that can differ from run
+/// to run (newgvn on floyd). Passes see that history, so a fork or a replay
+/// would drift from this module. Continuing from the module's canonical
+/// bitcode, read into a fresh context, leaves nothing but the IR for the
+/// next pass to see.
 Status PassesEnv::reloadFromBitcode() {
-  std::string bitcode = writeModuleBitcode(*current.module);
+  std::string bitcode = writeCanonicalBitcode(*current.module);
   auto reloaded = readModuleBitcode(bitcode, current.uri);
   if (!reloaded)
     return reloaded.error();

@@ -31,6 +31,13 @@ using IsolatedModule = std::unique_ptr<llvm::Module, ModuleAndContextDeleter>;
 /// that walk users or predecessors depend on.
 std::string writeModuleBitcode(const llvm::Module &module);
 
+/// The module as bitcode without its use-list order. Some passes leave use
+/// lists in an order that depends on where their own data structures were
+/// allocated, so the same IR can carry different orders from run to run;
+/// these bytes depend on the IR alone, and a module read back from them has
+/// its use lists in the order reading gives, the same every time.
+std::string writeCanonicalBitcode(const llvm::Module &module);
+
 /// Reads bitcode from writeModuleBitcode into a new context of its own.
 Result<IsolatedModule> readModuleBitcode(llvm::StringRef bitcode,
                                          llvm::StringRef name);
