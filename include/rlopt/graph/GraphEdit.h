@@ -49,9 +49,15 @@ private:
 /// The computations reachable from the entry, callees before callers.
 std::vector<Computation *> reachableComputations(const Module &module);
 
+using CallerMap =
+    std::unordered_map<const Computation *, std::vector<Instruction *>>;
+
 /// For each computation, the instructions of the module that call it.
-std::unordered_map<const Computation *, std::vector<Instruction *>>
-callersOf(const Module &module);
+CallerMap callersOf(const Module &module);
+
+/// A while loop whose body and condition are two computations that no other
+/// instruction calls, so that editing them changes this loop alone.
+bool ownsItsComputations(const Instruction &loop, const CallerMap &callers);
 
 /// The instructions of `computation` in topological order: operands before
 /// users, otherwise in written order.

@@ -165,15 +165,25 @@ std::vector<Computation *> reachableComputations(const Module &module) {
   return order;
 }
 
-std::unordered_map<const Computation *, std::vector<Instruction *>>
-callersOf(const Module &module) {
-  std::unordered_map<const Computation *, std::vector<Instruction *>> callers;
+CallerMap callersOf(const Module &module) {
+  CallerMap callers;
   for (const auto &computation : module.computations())
     for (const auto &instruction : computation->instructions())
       for (Computation *called : instruction->calledComputations())
         if (called)
           callers[called].push_back(instruction.get());
   return callers;
+}
+
+bool ownsItsComputations(const Instruction &loop, const CallerMap &callers) {
+  const Computation *body = loop.calledComputation("body");
+  const Computation *condition = loop.calledComputation("condition");
+  auto onlyCaller = [&](const Computation *called) {
+    auto found = callers.find(called);
+    return found != callers.end() && found->second.size() == 1;
+  };
+  return loop.opcode() == Opcode::While && body && condition &&
+         body != condition && onlyCaller(body) && onlyCaller(condition);
 }
 
 std::vector<Instruction *> topologicalOrder(const Computation &computation) {

@@ -94,14 +94,12 @@ Result<bool> sinkLoopInvariants(Module &module, Sinkable what) {
   auto callers = callersOf(module);
   for (const auto &computation : module.computations()) {
     for (const auto &loop : computation->instructions()) {
-      if (loop->opcode() != Opcode::While ||
+      if (!ownsItsComputations(*loop, callers) ||
           loop->operand(0)->opcode() != Opcode::Tuple)
         continue;
       Computation *body = loop->calledComputation("body");
       Computation *condition = loop->calledComputation("condition");
-      if (!body || !condition || body == condition ||
-          callers[body].size() != 1 || callers[condition].size() != 1 ||
-          body->parameters().size() != 1 ||
+      if (body->parameters().size() != 1 ||
           body->root()->opcode() != Opcode::Tuple ||
           body->root()->operandCount() != loop->operand(0)->operandCount())
         continue;

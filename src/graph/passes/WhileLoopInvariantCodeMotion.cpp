@@ -182,14 +182,8 @@ Result<bool> runWhileLoopInvariantCodeMotion(Module &module) {
   for (const auto &computation : module.computations()) {
     UseMap uses(*computation);
     for (Instruction *loop : topologicalOrder(*computation)) {
-      if (loop->opcode() != Opcode::While)
-        continue;
-      const Computation *body = loop->calledComputation("body");
-      const Computation *condition = loop->calledComputation("condition");
-      if (!body || !condition || body == condition ||
-          callers[body].size() != 1 || callers[condition].size() != 1)
-        continue;
-      hoistLoop(editor, *loop, uses);
+      if (ownsItsComputations(*loop, callers))
+        hoistLoop(editor, *loop, uses);
     }
   }
   return editor.commit();

@@ -269,12 +269,7 @@ Result<bool> runWhileLoopSimplifier(Module &module) {
   for (const auto &computation : module.computations()) {
     UseMap uses(*computation);
     for (Instruction *loop : topologicalOrder(*computation)) {
-      if (loop->opcode() != Opcode::While)
-        continue;
-      const Computation *body = loop->calledComputation("body");
-      const Computation *condition = loop->calledComputation("condition");
-      if (!body || !condition || body == condition ||
-          callers[body].size() != 1 || callers[condition].size() != 1)
+      if (!ownsItsComputations(*loop, callers))
         continue;
       if (runsZeroTimes(*loop) &&
           loop->operand(0)->shape().compatible(loop->shape())) {
