@@ -97,3 +97,16 @@ TEST(Shape, MalformedShapesAreErrorsWithAColumn) {
         << c.text << " -> " << shape.error().message;
   }
 }
+
+TEST(Shape, ElementsTakeWholeBytesAsXlaStoresThem) {
+  EXPECT_EQ(elementByteSize(ElementType::Pred), 1);
+  EXPECT_EQ(elementByteSize(ElementType::S4), 1);
+  EXPECT_EQ(elementByteSize(ElementType::F8E4M3FN), 1);
+  EXPECT_EQ(elementByteSize(ElementType::BF16), 2);
+  EXPECT_EQ(elementByteSize(ElementType::U32), 4);
+  EXPECT_EQ(elementByteSize(ElementType::C64), 8);
+  EXPECT_EQ(elementByteSize(ElementType::C128), 16);
+  EXPECT_EQ(elementByteSize(ElementType::Token), 0);
+  EXPECT_EQ(elementByteSize(ElementType::Tuple), 0);
+  EXPECT_EQ(elementBitWidth(ElementType::S4), 4);
+}

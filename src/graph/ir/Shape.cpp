@@ -64,30 +64,8 @@ std::optional<ElementType> parseElementType(std::string_view name) {
 }
 
 int elementByteSize(ElementType type) {
-  switch (type) {
-  case ElementType::S16:
-  case ElementType::U16:
-  case ElementType::F16:
-  case ElementType::BF16:
-    return 2;
-  case ElementType::S32:
-  case ElementType::U32:
-  case ElementType::F32:
-    return 4;
-  case ElementType::S64:
-  case ElementType::U64:
-  case ElementType::F64:
-  case ElementType::C64:
-    return 8;
-  case ElementType::C128:
-    return 16;
-  case ElementType::Token:
-  case ElementType::Opaque:
-  case ElementType::Tuple:
-    return 0;
-  default:
-    return 1;
-  }
+  // Rounding up gives pred and the sub-byte types a whole byte.
+  return (elementBitWidth(type) + 7) / 8;
 }
 
 bool isFloating(ElementType type) {
