@@ -12,54 +12,81 @@
 
 namespace rlopt::graph {
 
-enum class ElementType : unsigned char {
-  Pred,
-  S2,
-  S4,
-  S8,
-  S16,
-  S32,
-  S64,
-  U2,
-  U4,
-  U8,
-  U16,
-  U32,
-  U64,
-  F16,
-  BF16,
-  F32,
-  F64,
-  C64,
-  C128,
-  F4E2M1FN,
-  F8E3M4,
-  F8E4M3,
-  F8E4M3FN,
-  F8E4M3FNUZ,
-  F8E4M3B11FNUZ,
-  F8E5M2,
-  F8E5M2FNUZ,
-  F8E8M0FNU,
-  Token,
-  Opaque,
-  Tuple,
+/// What arithmetic an element type takes.
+enum class ElementKind : unsigned char {
+  Other,
+  Signed,
+  Unsigned,
+  Floating,
+  Complex
 };
+
+// X(Enumerator, XLA's spelling, storage bits, kind). Bits are 1 for pred
+// and 0 for values that are not numbers.
+#define RLOPT_HLO_ELEMENT_TYPES(X)                                             \
+  X(Pred, "pred", 1, Other)                                                    \
+  X(S2, "s2", 2, Signed)                                                       \
+  X(S4, "s4", 4, Signed)                                                       \
+  X(S8, "s8", 8, Signed)                                                       \
+  X(S16, "s16", 16, Signed)                                                    \
+  X(S32, "s32", 32, Signed)                                                    \
+  X(S64, "s64", 64, Signed)                                                    \
+  X(U2, "u2", 2, Unsigned)                                                     \
+  X(U4, "u4", 4, Unsigned)                                                     \
+  X(U8, "u8", 8, Unsigned)                                                     \
+  X(U16, "u16", 16, Unsigned)                                                  \
+  X(U32, "u32", 32, Unsigned)                                                  \
+  X(U64, "u64", 64, Unsigned)                                                  \
+  X(F16, "f16", 16, Floating)                                                  \
+  X(BF16, "bf16", 16, Floating)                                                \
+  X(F32, "f32", 32, Floating)                                                  \
+  X(F64, "f64", 64, Floating)                                                  \
+  X(C64, "c64", 64, Complex)                                                   \
+  X(C128, "c128", 128, Complex)                                                \
+  X(F4E2M1FN, "f4e2m1fn", 4, Floating)                                         \
+  X(F8E3M4, "f8e3m4", 8, Floating)                                             \
+  X(F8E4M3, "f8e4m3", 8, Floating)                                             \
+  X(F8E4M3FN, "f8e4m3fn", 8, Floating)                                         \
+  X(F8E4M3FNUZ, "f8e4m3fnuz", 8, Floating)                                     \
+  X(F8E4M3B11FNUZ, "f8e4m3b11fnuz", 8, Floating)                               \
+  X(F8E5M2, "f8e5m2", 8, Floating)                                             \
+  X(F8E5M2FNUZ, "f8e5m2fnuz", 8, Floating)                                     \
+  X(F8E8M0FNU, "f8e8m0fnu", 8, Floating)                                       \
+  X(Token, "token", 0, Other)                                                  \
+  X(Opaque, "opaque", 0, Other)                                                \
+  X(Tuple, "tuple", 0, Other)
+
+#define RLOPT_HLO_ELEMENT_ENUM(Enumerator, Name, Bits, Kind) Enumerator,
+enum class ElementType : unsigned char {
+  RLOPT_HLO_ELEMENT_TYPES(RLOPT_HLO_ELEMENT_ENUM)
+};
+#undef RLOPT_HLO_ELEMENT_ENUM
 
 /// XLA's spelling: "f32", "bf16", "pred", "token", ...
 std::string_view elementTypeName(ElementType type);
 /// The element type spelled `name`; tuples have no name.
 std::optional<ElementType> parseElementType(std::string_view name);
 
-bool isFloating(ElementType type);
-/// Bytes one element takes in memory, as XLA stores it unpacked: a byte
-/// for pred and the sub-byte types; 0 for token, opaque and tuple.
-int elementByteSize(ElementType type);
-bool isComplex(ElementType type);
-bool isSignedInteger(ElementType type);
-bool isUnsignedInteger(ElementType type);
+ElementKind elementKind(ElementType type);
+inline bool isFloating(ElementType type) {
+  return elementKind(type) == ElementKind::Floating;
+}
+inline bool isComplex(ElementType type) {
+  return elementKind(type) == ElementKind::Complex;
+}
+inline bool isSignedInteger(ElementType type) {
+  return elementKind(type) == ElementKind::Signed;
+}
+inline bool isUnsignedInteger(ElementType type) {
+  return elementKind(type) == ElementKind::Unsigned;
+}
 /// Storage width in bits (pred is 1); 0 for tokens, tuples and opaque values.
 int elementBitWidth(ElementType type);
+/// Bytes one element takes in memory, as XLA stores it unpacked: a byte
+/// for pred and the sub-byte types; 0 for token, opaque and tuple.
+inline int elementByteSize(ElementType type) {
+  return (elementBitWidth(type) + 7) / 8;
+}
 
 /// `?` in a dimension: unbounded dynamic size.
 constexpr int64_t kUnboundedSize = -1;

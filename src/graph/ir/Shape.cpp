@@ -9,39 +9,21 @@ namespace rlopt::graph {
 
 namespace {
 
-constexpr std::array<std::pair<ElementType, std::string_view>, 30>
-    kElementTypeNames = {{
-        {ElementType::Pred, "pred"},
-        {ElementType::S2, "s2"},
-        {ElementType::S4, "s4"},
-        {ElementType::S8, "s8"},
-        {ElementType::S16, "s16"},
-        {ElementType::S32, "s32"},
-        {ElementType::S64, "s64"},
-        {ElementType::U2, "u2"},
-        {ElementType::U4, "u4"},
-        {ElementType::U8, "u8"},
-        {ElementType::U16, "u16"},
-        {ElementType::U32, "u32"},
-        {ElementType::U64, "u64"},
-        {ElementType::F16, "f16"},
-        {ElementType::BF16, "bf16"},
-        {ElementType::F32, "f32"},
-        {ElementType::F64, "f64"},
-        {ElementType::C64, "c64"},
-        {ElementType::C128, "c128"},
-        {ElementType::F4E2M1FN, "f4e2m1fn"},
-        {ElementType::F8E3M4, "f8e3m4"},
-        {ElementType::F8E4M3, "f8e4m3"},
-        {ElementType::F8E4M3FN, "f8e4m3fn"},
-        {ElementType::F8E4M3FNUZ, "f8e4m3fnuz"},
-        {ElementType::F8E4M3B11FNUZ, "f8e4m3b11fnuz"},
-        {ElementType::F8E5M2, "f8e5m2"},
-        {ElementType::F8E5M2FNUZ, "f8e5m2fnuz"},
-        {ElementType::F8E8M0FNU, "f8e8m0fnu"},
-        {ElementType::Token, "token"},
-        {ElementType::Opaque, "opaque"},
-    }};
+struct ElementTypeInfo {
+  std::string_view name;
+  int bits;
+  ElementKind kind;
+};
+
+#define RLOPT_HLO_ELEMENT_INFO(Enumerator, Name, Bits, Kind)                   \
+  {Name, Bits, ElementKind::Kind},
+constexpr ElementTypeInfo kElementTypes[] = {
+    RLOPT_HLO_ELEMENT_TYPES(RLOPT_HLO_ELEMENT_INFO)};
+#undef RLOPT_HLO_ELEMENT_INFO
+
+const ElementTypeInfo &infoOf(ElementType type) {
+  return kElementTypes[static_cast<size_t>(type)];
+}
 
 // Shapes with more elements than this are rejected: counts must not
 // overflow when cost analysis multiplies them.
@@ -49,100 +31,18 @@ constexpr int64_t kMaxElements = int64_t(1) << 50;
 
 } // namespace
 
-std::string_view elementTypeName(ElementType type) {
-  for (const auto &[candidate, name] : kElementTypeNames)
-    if (candidate == type)
-      return name;
-  return "tuple";
-}
+std::string_view elementTypeName(ElementType type) { return infoOf(type).name; }
 
 std::optional<ElementType> parseElementType(std::string_view name) {
-  for (const auto &[type, candidate] : kElementTypeNames)
-    if (candidate == name)
-      return type;
+  for (size_t i = 0; i < std::size(kElementTypes); ++i)
+    if (kElementTypes[i].name == name && ElementType(i) != ElementType::Tuple)
+      return ElementType(i);
   return std::nullopt;
 }
 
-int elementByteSize(ElementType type) {
-  // Rounding up gives pred and the sub-byte types a whole byte.
-  return (elementBitWidth(type) + 7) / 8;
-}
+ElementKind elementKind(ElementType type) { return infoOf(type).kind; }
 
-bool isFloating(ElementType type) {
-  switch (type) {
-  case ElementType::F16:
-  case ElementType::BF16:
-  case ElementType::F32:
-  case ElementType::F64:
-  case ElementType::F4E2M1FN:
-  case ElementType::F8E3M4:
-  case ElementType::F8E4M3:
-  case ElementType::F8E4M3FN:
-  case ElementType::F8E4M3FNUZ:
-  case ElementType::F8E4M3B11FNUZ:
-  case ElementType::F8E5M2:
-  case ElementType::F8E5M2FNUZ:
-  case ElementType::F8E8M0FNU:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool isComplex(ElementType type) {
-  return type == ElementType::C64 || type == ElementType::C128;
-}
-
-bool isSignedInteger(ElementType type) {
-  return type >= ElementType::S2 && type <= ElementType::S64;
-}
-
-bool isUnsignedInteger(ElementType type) {
-  return type >= ElementType::U2 && type <= ElementType::U64;
-}
-
-int elementBitWidth(ElementType type) {
-  switch (type) {
-  case ElementType::Pred:
-    return 1;
-  case ElementType::S2:
-  case ElementType::U2:
-    return 2;
-  case ElementType::S4:
-  case ElementType::U4:
-  case ElementType::F4E2M1FN:
-    return 4;
-  case ElementType::S8:
-  case ElementType::U8:
-  case ElementType::F8E3M4:
-  case ElementType::F8E4M3:
-  case ElementType::F8E4M3FN:
-  case ElementType::F8E4M3FNUZ:
-  case ElementType::F8E4M3B11FNUZ:
-  case ElementType::F8E5M2:
-  case ElementType::F8E5M2FNUZ:
-  case ElementType::F8E8M0FNU:
-    return 8;
-  case ElementType::S16:
-  case ElementType::U16:
-  case ElementType::F16:
-  case ElementType::BF16:
-    return 16;
-  case ElementType::S32:
-  case ElementType::U32:
-  case ElementType::F32:
-    return 32;
-  case ElementType::S64:
-  case ElementType::U64:
-  case ElementType::F64:
-  case ElementType::C64:
-    return 64;
-  case ElementType::C128:
-    return 128;
-  default:
-    return 0;
-  }
-}
+int elementBitWidth(ElementType type) { return infoOf(type).bits; }
 
 Shape Shape::array(ElementType type, std::vector<int64_t> dims,
                    std::string layout) {
