@@ -265,9 +265,9 @@ StepResult PassesEnv::step(const Action &action) {
     // The bitcode tells exactly whether anything changed, attributes and
     // metadata included, which the structural hash does not cover. A module
     // read from bitcode writes back the same bytes; one fresh from a pass is
-    // not yet in that fixed point (its constants and use lists are ordered
-    // as the pass left them), so only the bytes written from the module
-    // just read back compare with `before`.
+    // not yet in that fixed point (its constants are ordered as the pass
+    // left them), so only the bytes written from the module just read back
+    // compare with `before`.
     if (before != snapshot)
       snapshot = writeCanonicalBitcode(*current.module);
     changed = before != snapshot;
