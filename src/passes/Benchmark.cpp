@@ -306,7 +306,9 @@ BenchmarkLoader::loadUncached(const std::string &uri) {
   // The IR was read from a scratch file whose name differs on every load;
   // the URI names the module the same way in every process.
   (*module)->setModuleIdentifier(uri);
-  loaded.bitcode = writeModuleBitcode(**module);
+  // Without use-list order: episodes, baselines and validation all start
+  // from the module as the IR alone gives it (see writeCanonicalBitcode).
+  loaded.bitcode = writeCanonicalBitcode(**module);
   return loaded;
 }
 

@@ -140,10 +140,7 @@ TEST(Determinism, LongEpisodesOnLargeLlvmStressModulesReplay) {
 // the mask may carry that order.
 TEST(Determinism, AnEpisodePlayedAgainLeavesTheSameUseLists) {
   auto env = makeEnv();
-  // loop-unroll-and-jam, reassociate, lower-atomic, gvn<no-pre>, newgvn,
-  // strip-dead-debug-info, canonicalize-aliases, scalarizer,
-  // simple-loop-unswitch, dfa-jump-threading, newgvn, name-anon-globals,
-  // lower-invoke, simple-loop-unswitch: an episode of a training run.
+  // An episode of a training run.
   std::vector<std::string> names = {"loop-unroll-and-jam",
                                     "reassociate",
                                     "lower-atomic",
