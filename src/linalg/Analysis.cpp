@@ -9,6 +9,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cstdlib>
 #include <sstream>
 
 using namespace mlir;
@@ -75,7 +76,7 @@ static void accumulateLinear(AffineExpr expr, int64_t scale,
   }
 }
 
-static AccessMatrix accessMatrix(AffineMap map) {
+AccessMatrix accessMatrix(AffineMap map) {
   AccessMatrix matrix;
   for (AffineExpr expr : map.getResults()) {
     std::vector<int64_t> row(map.getNumDims() + 1, 0);
@@ -83,6 +84,14 @@ static AccessMatrix accessMatrix(AffineMap map) {
     matrix.push_back(std::move(row));
   }
   return matrix;
+}
+
+int64_t accessSpan(const std::vector<int64_t> &row,
+                   const std::vector<int64_t> &extent) {
+  int64_t span = 1;
+  for (size_t l = 0; l + 1 < row.size() && l < extent.size(); ++l)
+    span += std::abs(row[l]) * (extent[l] - 1);
+  return span;
 }
 
 static ArithCounts countArith(Operation *op) {

@@ -43,12 +43,8 @@ double footprintBytes(const OpInfo &info, const std::vector<int64_t> &extent) {
   double bytes = 0;
   auto add = [&](const AccessMatrix &matrix) {
     double elements = 1;
-    for (const std::vector<int64_t> &row : matrix) {
-      double span = 1;
-      for (size_t l = 0; l + 1 < row.size() && l < extent.size(); ++l)
-        span += std::abs(static_cast<double>(row[l])) * (extent[l] - 1);
-      elements *= span;
-    }
+    for (const std::vector<int64_t> &row : matrix)
+      elements *= static_cast<double>(accessSpan(row, extent));
     bytes += 4 * elements;
   };
   for (const AccessMatrix &m : info.loads)

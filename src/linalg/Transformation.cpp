@@ -18,6 +18,7 @@ Transformation packTransformation();
 Transformation flattenTransformation();
 Transformation unrollTransformation();
 Transformation padTransformation();
+Transformation promoteTransformation();
 
 const std::vector<Transformation> &transformations() {
   static const std::vector<Transformation> all = {
@@ -35,6 +36,7 @@ const std::vector<Transformation> &transformations() {
       flattenTransformation(),
       unrollTransformation(),
       padTransformation(),
+      promoteTransformation(),
   };
   return all;
 }

@@ -1,6 +1,7 @@
 #ifndef RLOPT_LINALG_ANALYSIS_H
 #define RLOPT_LINALG_ANALYSIS_H
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Operation.h"
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,14 @@ namespace rlopt::linalg {
 /// One row per tensor dimension: the coefficient of each loop, then the
 /// constant term (the paper's access matrix).
 using AccessMatrix = std::vector<std::vector<int64_t>>;
+
+/// The access matrix of an indexing map; non-linear terms count as 0.
+AccessMatrix accessMatrix(mlir::AffineMap map);
+
+/// How many indices of its tensor dimension one access row spans while
+/// each loop l runs over `extent[l]` values: sum |c_l| (extent_l - 1) + 1.
+int64_t accessSpan(const std::vector<int64_t> &row,
+                   const std::vector<int64_t> &extent);
 
 /// Scalar operations in the op's body, per point of the iteration space.
 struct ArithCounts {

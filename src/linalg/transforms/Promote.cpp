@@ -1,0 +1,133 @@
+// promote: copy each input tile whose rows lie apart in memory into a
+// contiguous buffer of its own, once per tile of the op's last tiling
+// (Linalg's operand promotion, BLIS's packed panels). The inner loops then
+// stream the copy instead of reading rows a stride apart, which the L1
+// cache's sets and the prefetchers serve badly. A convolution's filter
+// slice for 32 output channels of 256 is 3 x 3 x C rows of 128 bytes, 1 KiB
+// apart; tiled over the channels first and promoted, every pixel of the
+// image reads it as one stream.
+// The copy is a `transform.structured.pad` that pads nothing but is kept
+// (`pack_paddings`), so it pays where the tile is reused by the loops
+// inside: promote after a tile that leaves loops over what the input does
+// not depend on.
+#include "rlopt/linalg/Transformation.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace rlopt::linalg {
+
+/// Whether `expr` is a sum of loops times constants (a window's oh + kh),
+/// whose span over a tile is then what its access row says.
+static bool isLinear(mlir::AffineExpr expr) {
+  bool linear = true;
+  expr.walk([&](mlir::AffineExpr e) {
+    linear &= e.getKind() == mlir::AffineExprKind::Add ||
+              e.getKind() == mlir::AffineExprKind::Mul ||
+              mlir::isa<mlir::AffineDimExpr, mlir::AffineConstantExpr>(e);
+  });
+  return linear && expr.isPureAffine();
+}
+
+/// Whether the tile of `operand` that one iteration of the op's tile loops
+/// reads is strided: some dimension is cut short while a dimension outside
+/// it spans more than one index, so its rows are not one block of memory.
+static bool readsAStridedTile(mlir::linalg::LinalgOp linalgOp,
+                              mlir::OpOperand &operand,
+                              const std::vector<int64_t> &ranges) {
+  auto type = mlir::dyn_cast<mlir::RankedTensorType>(operand.get().getType());
+  mlir::AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+  if (!type || !type.hasStaticShape() ||
+      !llvm::all_of(map.getResults(), isLinear))
+    return false;
+  AccessMatrix access = accessMatrix(map);
+  bool cutInside = false;
+  for (int d = int(access.size()) - 1; d >= 0; --d) {
+    int64_t span = accessSpan(access[d], ranges);
+    if (cutInside && span > 1)
+      return true;
+    cutInside |= span < type.getDimSize(d);
+  }
+  return false;
+}
+
+static std::vector<bool> stridedInputs(const OpState &op) {
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  std::vector<bool> strided;
+  for (mlir::OpOperand *input : linalgOp.getDpsInputOperands())
+    strided.push_back(readsAStridedTile(linalgOp, *input, op.ranges));
+  return strided;
+}
+
+static std::optional<std::string> check(const ScheduleState &state,
+                                        unsigned index,
+                                        const std::vector<int64_t> &) {
+  const OpState &op = state.ops[index];
+  if (op.fusedInto >= 0)
+    return std::string("promote the op before fusing it into its consumer");
+  for (const OpState &other : state.ops)
+    if (other.fusedInto == int(index))
+      return std::string("promote before fusing producers into the op: their "
+                         "results are computed inside its loops");
+  // The op's operands are read through the indexing maps the program wrote.
+  for (const TransformStep &step : op.history)
+    if (step.name != "tile" && step.name != "parallelize")
+      return "promote reads the op's loops as the program wrote them: only "
+             "tile and parallelize may come before it, not " +
+             step.name;
+  if (op.hasPartialTiles())
+    return std::string("a tile is partial: pad it first");
+  std::vector<bool> strided = stridedInputs(op);
+  if (std::find(strided.begin(), strided.end(), true) == strided.end())
+    return std::string("no input tile is strided: nothing to promote");
+  return std::nullopt;
+}
+
+static void emit(ScheduleState &state, unsigned index,
+                 const std::vector<int64_t> &) {
+  OpState &op = state.ops[index];
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  std::vector<bool> strided = stridedInputs(op);
+  std::string values, copies;
+  for (mlir::OpOperand &operand : linalgOp->getOpOperands()) {
+    mlir::Type element = mlir::getElementTypeOrSelf(operand.get().getType());
+    values += std::string(values.empty() ? "" : ", ") +
+              (mlir::isa<mlir::FloatType>(element) ? "0.0 : " : "0 : ");
+    llvm::raw_string_ostream(values) << element;
+    unsigned number = operand.getOperandNumber();
+    bool copy = number < strided.size() && strided[number];
+    copies += std::string(copies.empty() ? "" : ", ") + (copy ? "1" : "0");
+  }
+  std::vector<int64_t> dimensions;
+  for (unsigned l = 0; l < op.numLoops(); ++l)
+    dimensions.push_back(l);
+  std::string promoted = state.script.fresh(op.info->id + "_promoted");
+  std::string copyOps = state.script.fresh(op.info->id + "_copies");
+  std::string unused = state.script.fresh(op.info->id + "_no_copy_back");
+  // Every tile is full, so nothing is padded: pack_paddings keeps the
+  // copies the pad would otherwise fold away, and there is nothing to copy
+  // back.
+  state.script.line(
+      promoted + ", " + copyOps + ", " + unused +
+      " = transform.structured.pad " + op.handle + " {padding_values = [" +
+      values + "], padding_dimensions = " + ScriptWriter::intList(dimensions) +
+      ", pack_paddings = [" + copies +
+      "], copy_back_op = \"none\"} : (!transform.any_op) -> " +
+      ScriptWriter::anyOps(3));
+  op.handle = promoted;
+}
+
+Transformation promoteTransformation() {
+  return {"promote",
+          ParamKind::None,
+          "copy each input tile whose rows lie apart into a contiguous "
+          "buffer, once per tile",
+          check,
+          emit,
+          /*extra=*/true};
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,146 @@
+// promote: which input tiles it copies, where it refuses, that promoted
+// schedules measure correct, how an agent meets it, and the heuristic's use.
+#include "LinalgTestUtil.h"
+
+#include "rlopt/linalg/LinalgEnv.h"
+
+#include <gtest/gtest.h>
+
+using namespace rlopt;
+using namespace rlopt::linalg;
+using namespace rlopt::linalg::testing;
+
+namespace {
+
+std::string refusal(const std::string &fixture, const std::string &schedule,
+                    unsigned op) {
+  return applyToFixture(fixture, schedule, op).refusal;
+}
+
+std::string copiesOf(const std::string &fixture, const std::string &schedule) {
+  std::string script = transformScriptFor(fixture, schedule);
+  size_t at = script.find("pack_paddings = ");
+  if (at == std::string::npos)
+    return script;
+  return script.substr(at, script.find(']', at) + 1 - at);
+}
+
+} // namespace
+
+TEST(Promote, CopiesOnlyTheInputTilesWhoseRowsLieApart) {
+  // conv_nhwc: input 1x10x10x8, filter 3x3x8x16. Eight of the sixteen
+  // output channels: the filter slice's rows are 16 floats apart, while the
+  // input tile is the whole image.
+  EXPECT_EQ(copiesOf("conv_nhwc", "op1: tile(0,0,0,8,0,0,0) promote"),
+            "pack_paddings = [0, 1, 0]");
+  // One output row: the input tile is three whole rows of the image, one
+  // block of memory, and so is the filter, all of whose channels it reads.
+  EXPECT_NE(refusal("conv_nhwc", "op1: tile(1,1,0,0,0,0,0) promote", 1)
+                .find("no input tile is strided: nothing to promote"),
+            std::string::npos);
+  // Four output columns: the input tile takes 6 of 10 columns of 3 rows.
+  EXPECT_EQ(copiesOf("conv_nhwc", "op1: tile(1,1,4,0,0,0,0) promote"),
+            "pack_paddings = [1, 0, 0]");
+  // A matmul's 16 x 64 block of A is 16 whole rows; its 64 x 16 panel of B
+  // is 16 of each row's 64 columns.
+  EXPECT_EQ(copiesOf("matmul", "op1: tile(16,16,0) promote"),
+            "pack_paddings = [0, 1, 0]");
+  EXPECT_EQ(copiesOf("matmul", "op1: tile(16,16,16) promote"),
+            "pack_paddings = [1, 1, 0]");
+  // The later tiling takes the promoted op, and nothing is copied back.
+  std::string script =
+      transformScriptFor("matmul", "op1: tile(16,16,0) promote tile(8,16,1)");
+  EXPECT_NE(script.find("copy_back_op = \"none\""), std::string::npos);
+  EXPECT_NE(script.find("tile_using_for %op1_promoted_0 tile_sizes [8, 16, 1]"),
+            std::string::npos)
+      << script;
+}
+
+TEST(Promote, RefusesWhereItsCopiesWouldNotBeWhatTheLoopsRead) {
+  EXPECT_NE(refusal("matmul", "op1: promote", 1).find("nothing to promote"),
+            std::string::npos);
+  EXPECT_NE(refusal("matmul_odd", "op1: tile(40,64,300) promote", 1)
+                .find("a tile is partial: pad it first"),
+            std::string::npos);
+  EXPECT_NE(
+      refusal("matmul", "op1: interchange(1,0,2) tile(16,16,0) promote", 1)
+          .find("only tile and parallelize may come before it"),
+      std::string::npos);
+  EXPECT_NE(refusal("matmul", "op1: tile(16,16,0) promote promote", 1)
+                .find("not promote"),
+            std::string::npos);
+  EXPECT_NE(refusal("chain", "op2: tile(8,8) fuse promote", 2).find("fus"),
+            std::string::npos);
+}
+
+class PromoteScheduleTest : public ::testing::TestWithParam<FixtureSchedule> {};
+
+TEST_P(PromoteScheduleTest, MeasuresCorrectAtOneAndTwoThreads) {
+  expectMeasuresCorrectOnOneAndTwoThreads(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, PromoteScheduleTest,
+    ::testing::Values(
+        // The filter slice of each channel tile, copied once per tile.
+        std::make_pair("conv_nhwc", "op1: tile(0,0,0,8,0,0,0) promote "
+                                    "tile(1,1,4,0,1,1,8) vectorize"),
+        // Under threads: each thread copies its own slices.
+        std::make_pair("conv_nhwc", "op1: parallelize(0,4,0,0,0,0,0) "
+                                    "tile(0,0,0,8,0,0,0) promote "
+                                    "tile(1,1,4,0,1,1,8) vectorize"),
+        // B's panels and A's blocks, then the register tile.
+        std::make_pair("matmul",
+                       "op1: tile(16,16,16) promote tile(8,16,1) vectorize"),
+        // Unvectorized.
+        std::make_pair("matmul", "op1: tile(16,16,0) promote stop")));
+
+TEST(Promote, AnAgentMayPromoteOnlyAfterATileThatCutsRowsApart) {
+  ExtraEnvConfig extra("promote");
+  LinalgEnv env(extra.config);
+  int tile = env.typeIndex("tile"), promote = env.typeIndex("promote");
+  ASSERT_GE(promote, 0);
+  auto obs = env.tryReset({fixturePath("matmul")}, 0);
+  ASSERT_TRUE(obs.ok()) << obs.error().message;
+  // op1, the matmul, is scheduled first.
+  EXPECT_FALSE(obs->masks[0][promote]);
+  Action action{std::vector<int64_t>(env.numHeads(), 0)};
+  action.values[0] = tile;
+  action.values[env.tileHead(0)] = extra.sizeIndex(16);
+  action.values[env.tileHead(1)] = extra.sizeIndex(16);
+  StepResult step = env.step(action);
+  ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
+  ASSERT_TRUE(step.obs.masks[0][promote]);
+  action = Action{std::vector<int64_t>(env.numHeads(), 0)};
+  action.values[0] = promote;
+  step = env.step(action);
+  EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
+  EXPECT_EQ(env.schedule().str(), "op1: tile(16,16,0) promote");
+  EXPECT_FALSE(step.obs.masks[0][promote]);
+}
+
+TEST(Promote, HeuristicCopiesAFilterLargerThanTheL2ReadByManyPixelTiles) {
+  // conv_padded: 12 x 12 outputs in 24 tiles of 6 columns, a 4.5 KiB filter
+  // of 16 channels. Four lanes: two vectors of channels are 8 of the 16.
+  measure::CpuTarget small = cpu(4, 16);
+  small.l2Bytes = 4 << 10;
+  std::string promoted = heuristicText("conv_padded", small, {"promote"});
+  EXPECT_NE(promoted.find("tile(0,0,0,8,0,0,0) promote "
+                          "tile(1,1,6,0,1,1,8) vectorize"),
+            std::string::npos)
+      << promoted;
+  EXPECT_EQ(heuristicText("conv_padded", small, {}).find("promote"),
+            std::string::npos);
+  // The filter fits a 1 MiB L2.
+  EXPECT_EQ(
+      heuristicText("conv_padded", cpu(4, 16), {"promote"}).find("promote"),
+      std::string::npos);
+  // conv_nhwc: 8 x 8 outputs in 8 tiles of 8 columns read each slice too
+  // few times to pay for its copy.
+  EXPECT_EQ(heuristicText("conv_nhwc", small, {"promote"}).find("promote"),
+            std::string::npos);
+  // A 1 x 1 convolution's pixels would re-read the input instead.
+  EXPECT_EQ(
+      heuristicText("conv_nhwc_13_1x1", small, {"promote"}).find("promote"),
+      std::string::npos);
+}
