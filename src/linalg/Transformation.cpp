@@ -1,5 +1,9 @@
 #include "rlopt/linalg/Transformation.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 
 namespace rlopt::linalg {
@@ -150,6 +154,30 @@ void recordTiling(OpState &op, const std::vector<int64_t> &sizes,
       op.rests[i] = sizes[i];
     }
   }
+}
+
+std::string zeroPaddingValues(const OpState &op) {
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  std::string values;
+  llvm::raw_string_ostream os(values);
+  for (mlir::OpOperand &operand : linalgOp->getOpOperands()) {
+    mlir::Type type = mlir::getElementTypeOrSelf(operand.get().getType());
+    os << (values.empty() ? "" : ", ")
+       << (mlir::isa<mlir::FloatType>(type) ? "0.0 : " : "0 : ") << type;
+  }
+  return values;
+}
+
+std::optional<std::string> fusionRefusal(const ScheduleState &state,
+                                         unsigned index,
+                                         const std::string &step) {
+  if (state.ops[index].fusedInto >= 0)
+    return step + " the op before fusing it into its consumer";
+  for (const OpState &other : state.ops)
+    if (other.fusedInto == int(index))
+      return step + " before fusing producers into the op: their results "
+                    "are computed inside its loops";
+  return std::nullopt;
 }
 
 std::optional<std::string> checkTileSizes(const OpState &op,

@@ -146,6 +146,17 @@ Status applyStep(ScheduleState &state, unsigned index,
 /// Applies a whole schedule to a fresh state.
 Status applySchedule(ScheduleState &state, const Schedule &schedule);
 
+/// The `padding_values` of a transform.structured.pad of the op: a zero of
+/// each operand's element type, `0.0 : f32, 0.0 : f32, 0.0 : f32`.
+std::string zeroPaddingValues(const OpState &op);
+
+/// Why `step` cannot apply to op `index` while it takes part in a fusion:
+/// fused into its consumer, or with producers fused into its own loops,
+/// whose results a copy made ahead of those loops could not hold.
+std::optional<std::string> fusionRefusal(const ScheduleState &state,
+                                         unsigned index,
+                                         const std::string &step);
+
 // Helpers shared by the transformation entries.
 std::vector<int64_t> tiledRanges(const OpState &op,
                                  const std::vector<int64_t> &sizes);

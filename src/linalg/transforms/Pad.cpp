@@ -13,8 +13,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
-#include "llvm/Support/raw_ostream.h"
-
 namespace rlopt::linalg {
 
 /// Whether `value` is zero wherever every input that `reduction` indexes is
@@ -71,12 +69,8 @@ static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &) {
   const OpState &op = state.ops[index];
-  if (op.fusedInto >= 0)
-    return std::string("pad the op before fusing it into its consumer");
-  for (const OpState &other : state.ops)
-    if (other.fusedInto == int(index))
-      return std::string("pad before fusing producers into the op: their "
-                         "results cannot be copied ahead of its loops");
+  if (auto fused = fusionRefusal(state, index, "pad"))
+    return fused;
   if (op.splitReduction)
     return std::string("a split reduction does not pad");
   if (!op.hasPartialTiles())
@@ -92,21 +86,10 @@ static std::optional<std::string> check(const ScheduleState &state,
   return std::nullopt;
 }
 
-static std::string zeroOf(mlir::Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << (mlir::isa<mlir::FloatType>(type) ? "0.0 : " : "0 : ") << type;
-  return text;
-}
-
 static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &) {
   OpState &op = state.ops[index];
   auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
-  std::string values;
-  for (mlir::OpOperand &operand : linalgOp->getOpOperands())
-    values += (values.empty() ? "" : ", ") +
-              zeroOf(mlir::getElementTypeOrSelf(operand.get().getType()));
   std::vector<int64_t> dimensions;
   for (unsigned l = 0; l < op.numLoops(); ++l)
     dimensions.push_back(l);
@@ -116,7 +99,7 @@ static void emit(ScheduleState &state, unsigned index,
   std::string copy = state.script.fresh(op.info->id + "_copy_back");
   state.script.line(
       padded + ", " + pads + ", " + copy + " = transform.structured.pad " +
-      op.handle + " {padding_values = [" + values +
+      op.handle + " {padding_values = [" + zeroPaddingValues(op) +
       "], padding_dimensions = " + ScriptWriter::intList(dimensions) +
       ", copy_back_op = \"linalg.copy\"} : (!transform.any_op) "
       "-> " +

@@ -14,7 +14,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineExpr.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 
@@ -66,12 +65,8 @@ static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &) {
   const OpState &op = state.ops[index];
-  if (op.fusedInto >= 0)
-    return std::string("promote the op before fusing it into its consumer");
-  for (const OpState &other : state.ops)
-    if (other.fusedInto == int(index))
-      return std::string("promote before fusing producers into the op: their "
-                         "results are computed inside its loops");
+  if (auto fused = fusionRefusal(state, index, "promote"))
+    return fused;
   // The op's operands are read through the indexing maps the program wrote.
   for (const TransformStep &step : op.history)
     if (step.name != "tile" && step.name != "parallelize")
@@ -91,16 +86,10 @@ static void emit(ScheduleState &state, unsigned index,
   OpState &op = state.ops[index];
   auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
   std::vector<bool> strided = stridedInputs(op);
-  std::string values, copies;
-  for (mlir::OpOperand &operand : linalgOp->getOpOperands()) {
-    mlir::Type element = mlir::getElementTypeOrSelf(operand.get().getType());
-    values += std::string(values.empty() ? "" : ", ") +
-              (mlir::isa<mlir::FloatType>(element) ? "0.0 : " : "0 : ");
-    llvm::raw_string_ostream(values) << element;
-    unsigned number = operand.getOperandNumber();
-    bool copy = number < strided.size() && strided[number];
-    copies += std::string(copies.empty() ? "" : ", ") + (copy ? "1" : "0");
-  }
+  std::string copies;
+  for (unsigned input = 0; input < linalgOp->getNumOperands(); ++input)
+    copies += std::string(copies.empty() ? "" : ", ") +
+              (input < strided.size() && strided[input] ? "1" : "0");
   std::vector<int64_t> dimensions;
   for (unsigned l = 0; l < op.numLoops(); ++l)
     dimensions.push_back(l);
@@ -113,8 +102,8 @@ static void emit(ScheduleState &state, unsigned index,
   state.script.line(
       promoted + ", " + copyOps + ", " + unused +
       " = transform.structured.pad " + op.handle + " {padding_values = [" +
-      values + "], padding_dimensions = " + ScriptWriter::intList(dimensions) +
-      ", pack_paddings = [" + copies +
+      zeroPaddingValues(op) + "], padding_dimensions = " +
+      ScriptWriter::intList(dimensions) + ", pack_paddings = [" + copies +
       "], copy_back_op = \"none\"} : (!transform.any_op) -> " +
       ScriptWriter::anyOps(3));
   op.handle = promoted;
