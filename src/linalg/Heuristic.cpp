@@ -367,6 +367,17 @@ static bool padOutputColumns(ScheduleState &state, unsigned index,
   return true;
 }
 
+/// Whether an NHWC convolution's filter (its loops (n, oh, ow, f, kh, kw,
+/// c)) is larger than the L2 cache, so that it cannot stay there from one
+/// tile of output pixels to the next.
+static bool filterOutgrowsL2(const OpState &op,
+                             const measure::CpuTarget &target) {
+  long l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
+  return op.ranges[3] * op.ranges[4] * op.ranges[5] * op.ranges[6] *
+             elementBytes(op) >
+         l2;
+}
+
 /// A convolution whose filter outgrows the L2 cache reads it again from
 /// farther away for every tile of output pixels. Tiled over its output
 /// channels first, each channel tile's slice of the filter is copied once
@@ -384,16 +395,13 @@ static bool promoteFilter(ScheduleState &state, unsigned index,
                           std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
   // (n, oh, ow, f, kh, kw, c)
-  constexpr unsigned channels = 3, kh = 4, kw = 5, c = 6;
+  constexpr unsigned channels = 3, kh = 4, kw = 5;
   constexpr int64_t minPixelTiles = 16;
-  long l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
-  int64_t filterBytes = op.ranges[kh] * op.ranges[kw] * op.ranges[c] *
-                        op.ranges[channels] * elementBytes(op);
   int64_t pixelTiles = 1;
   for (unsigned l = 0; l < channels; ++l)
     pixelTiles *= op.ranges[l] / sizes[l];
   if (op.kind != "linalg.conv_2d_nhwc_hwcf" ||
-      op.ranges[kh] * op.ranges[kw] < 2 || filterBytes <= l2 ||
+      op.ranges[kh] * op.ranges[kw] < 2 || !filterOutgrowsL2(op, target) ||
       pixelTiles < minPixelTiles || sizes[channels] >= op.ranges[channels])
     return false;
   std::vector<int64_t> outer(op.numLoops(), 0), inner = sizes;
@@ -463,6 +471,17 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   bool peels = llvm::any_of(peeled, [](int64_t p) { return p > 0; });
   if (promote && !peels && promoteFilter(state, index, sizes, target, steps))
     return;
+  // A filter that stays beyond the L2 streams from there for every tile of
+  // pixels: four vectors of output channels per column keep twice as many
+  // of its rows in flight. Measured side by side on 7 x 7 layers with 4 and
+  // 9.4 MB filters: 1.29-1.33x faster; with filters in the L2, or promoted,
+  // 0.95-1.03x. The accumulators leave four registers free (a broadcast;
+  // the filter's vectors also come straight from memory into the FMAs).
+  if (sizes.size() == 7 && op.kind.rfind("linalg.conv_2d_nhwc", 0) == 0 &&
+      !peels && filterOutgrowsL2(op, target) &&
+      sizes[2] * 4 <= target.vectorRegisters - 4 &&
+      vectorDivisor(op.ranges[3], 4 * lanes, lanes) == 4 * lanes)
+    sizes[3] = 4 * lanes;
   if (peels && !tryStep(state, index, {"peel", peeled}, steps))
     for (unsigned l = 0; l < op.numLoops(); ++l)
       if (peeled[l] > 0)

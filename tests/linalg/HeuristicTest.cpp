@@ -112,6 +112,24 @@ TEST(Heuristic, ConvolutionVectorsSpanTwoRegistersOfFilters) {
   EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 8, 1, 1, 8}));
 }
 
+TEST(Heuristic, ConvolutionWhoseFilterStaysBeyondTheL2TakesFourVectors) {
+  // conv_nhwc_stride2: 5 output columns, 16 filters (4.5 KiB). With four
+  // lanes, 5 x 4 accumulators leave 12 of 32 registers free.
+  measure::CpuTarget small = cpu(4, 32, 1 << 10, 4 << 10);
+  auto wide = stepsFor("conv_nhwc_stride2", "op1", small);
+  ASSERT_FALSE(wide.empty());
+  EXPECT_EQ(wide[0].params, (Sizes{1, 1, 5, 16, 1, 1, 8}));
+  // The filter fits the L2: two vectors.
+  auto fits =
+      stepsFor("conv_nhwc_stride2", "op1", cpu(4, 32, 1 << 10, 1 << 20));
+  ASSERT_FALSE(fits.empty());
+  EXPECT_EQ(fits[0].params, (Sizes{1, 1, 5, 8, 1, 1, 8}));
+  // 5 x 4 accumulators would take all of 16 registers.
+  auto few = stepsFor("conv_nhwc_stride2", "op1", cpu(4, 16, 1 << 10, 4 << 10));
+  ASSERT_FALSE(few.empty());
+  EXPECT_EQ(few[0].params, (Sizes{1, 1, 5, 8, 1, 1, 8}));
+}
+
 TEST(Heuristic, DepthwiseConvolutionKeepsItsWindowRowWhole) {
   // (n, oh, ow, c, kh, kw): one vector of channels (all 8 of the fixture's
   // on AVX2, 4 on SSE), the window row (kw) untiled.
