@@ -2,7 +2,9 @@
 // schedules measure correct, how an agent meets it, and the heuristic's use.
 #include "LinalgTestUtil.h"
 
+#include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/LinalgEnv.h"
+#include "rlopt/linalg/Lowering.h"
 
 #include <gtest/gtest.h>
 
@@ -71,6 +73,26 @@ TEST(Promote, RefusesWhereItsCopiesWouldNotBeWhatTheLoopsRead) {
             std::string::npos);
   EXPECT_NE(refusal("chain", "op2: tile(8,8) fuse promote", 2).find("fus"),
             std::string::npos);
+}
+
+TEST(Promote, ItsCopiesLowerWithoutFillingTheirBuffersFirst) {
+  auto program = loadFixture("conv_nhwc");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  Status applied = applyTransformScript(
+      *program->module,
+      transformScriptFor("conv_nhwc", "op1: tile(0,0,0,8,0,0,0) promote "
+                                      "tile(1,1,4,0,1,1,8) vectorize"));
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  ASSERT_NE(printed(*program->module).find("tensor.pad"), std::string::npos);
+  copyTilesThatPadNothing(*program->module);
+  std::string copied = printed(*program->module);
+  EXPECT_EQ(copied.find("tensor.pad"), std::string::npos) << copied;
+  EXPECT_NE(copied.find("linalg.copy ins("), std::string::npos) << copied;
+  // A pad that pads (a "same" convolution's border) stays a pad.
+  auto padded = loadFixture("conv_padded");
+  ASSERT_TRUE(padded.ok()) << padded.error().message;
+  copyTilesThatPadNothing(*padded->module);
+  EXPECT_NE(printed(*padded->module).find("tensor.pad"), std::string::npos);
 }
 
 class PromoteScheduleTest : public ::testing::TestWithParam<FixtureSchedule> {};

@@ -25,6 +25,11 @@ struct LoweredEntry {
   std::vector<int> resultArgument;
 };
 
+/// Rewrites each tensor.pad that pads nothing (`promote`'s copy of a tile)
+/// as a copy into a new tensor, which bufferizes without first filling the
+/// buffer with the padding value. Part of lowerToLLVM.
+void copyTilesThatPadNothing(mlir::ModuleOp module);
+
 /// Marks the entry function for the C interface and runs the pipeline.
 Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module);
 
