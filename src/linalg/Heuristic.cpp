@@ -477,8 +477,8 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   // 9.4 MB filters: 1.29-1.33x faster; with filters in the L2, or promoted,
   // 0.95-1.03x. The accumulators leave four registers free (a broadcast;
   // the filter's vectors also come straight from memory into the FMAs).
-  if (sizes.size() == 7 && op.kind.rfind("linalg.conv_2d_nhwc", 0) == 0 &&
-      !peels && filterOutgrowsL2(op, target) &&
+  if (op.kind == "linalg.conv_2d_nhwc_hwcf" && !peels &&
+      filterOutgrowsL2(op, target) &&
       sizes[2] * 4 <= target.vectorRegisters - 4 &&
       vectorDivisor(op.ranges[3], 4 * lanes, lanes) == 4 * lanes)
     sizes[3] = 4 * lanes;
