@@ -100,8 +100,8 @@ static void copyStridedBuffersInLoops(mlir::ModuleOp module) {
 }
 
 /// Bufferized as a pad, such a copy would first fill the whole buffer with
-/// the padding value and then copy the tile over it: a third more memory
-/// traffic.
+/// the padding value and then copy the tile over it: half again as much
+/// memory traffic.
 void copyTilesThatPadNothing(mlir::ModuleOp module) {
   llvm::SmallVector<mlir::tensor::PadOp> copies;
   module.walk([&](mlir::tensor::PadOp pad) {

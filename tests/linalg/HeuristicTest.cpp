@@ -124,7 +124,7 @@ TEST(Heuristic, ConvolutionWhoseFilterStaysBeyondTheL2TakesFourVectors) {
       stepsFor("conv_nhwc_stride2", "op1", cpu(4, 32, 1 << 10, 1 << 20));
   ASSERT_FALSE(fits.empty());
   EXPECT_EQ(fits[0].params, (Sizes{1, 1, 5, 8, 1, 1, 8}));
-  // 5 x 4 accumulators would take all of 16 registers.
+  // 5 x 4 accumulators would not leave four of 16 registers free.
   auto few = stepsFor("conv_nhwc_stride2", "op1", cpu(4, 16, 1 << 10, 4 << 10));
   ASSERT_FALSE(few.empty());
   EXPECT_EQ(few[0].params, (Sizes{1, 1, 5, 8, 1, 1, 8}));

@@ -150,9 +150,9 @@ Status applySchedule(ScheduleState &state, const Schedule &schedule);
 /// each operand's element type, `0.0 : f32, 0.0 : f32, 0.0 : f32`.
 std::string zeroPaddingValues(const OpState &op);
 
-/// Why `step` cannot apply to op `index` while it takes part in a fusion:
-/// fused into its consumer, or with producers fused into its own loops,
-/// whose results a copy made ahead of those loops could not hold.
+/// Why `step`, which copies the op's operands, cannot apply to op `index`
+/// while it takes part in a fusion: fused into its consumer, or with
+/// producers fused into its own loops.
 std::optional<std::string> fusionRefusal(const ScheduleState &state,
                                          unsigned index,
                                          const std::string &step);

@@ -74,7 +74,8 @@ static std::optional<std::string> check(const ScheduleState &state,
              "tile and parallelize may come before it, not " +
              step.name;
   if (op.hasPartialTiles())
-    return std::string("a tile is partial: pad it first");
+    return std::string(
+        "a tile is partial: promote needs tile sizes that divide their loops");
   std::vector<bool> strided = stridedInputs(op);
   if (std::find(strided.begin(), strided.end(), true) == strided.end())
     return std::string("no input tile is strided: nothing to promote");
