@@ -71,6 +71,12 @@ static int64_t elementBytes(const OpState &op) {
   return std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
 }
 
+/// The target's L2 per core; when the host does not say, 1 MiB, the middle
+/// of what recent x86 cores have (256 KiB to 2 MiB).
+static long l2BytesOf(const measure::CpuTarget &target) {
+  return target.l2Bytes > 0 ? target.l2Bytes : 1L << 20;
+}
+
 /// Elements of the op's type in one vector register of the target.
 static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
   return std::max<int64_t>(1, target.f32Lanes * 4 / elementBytes(op));
@@ -246,7 +252,7 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
         cache[l] = reg[l] = divisorAtMost(op.ranges[l], 8);
     return finish();
   }
-  long l2 = target.l2Bytes > 0 ? target.l2Bytes : 256L << 10;
+  long l2 = l2BytesOf(target);
   int64_t budget = l2 / 2 / elementBytes(op);
   int64_t depth =
       std::clamp<int64_t>((budget - mc * nc) / (mc + nc), cols, 512);
@@ -372,7 +378,7 @@ static bool padOutputColumns(ScheduleState &state, unsigned index,
 /// tile of output pixels to the next.
 static bool filterOutgrowsL2(const OpState &op,
                              const measure::CpuTarget &target) {
-  long l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
+  long l2 = l2BytesOf(target);
   return op.ranges[3] * op.ranges[4] * op.ranges[5] * op.ranges[6] *
              elementBytes(op) >
          l2;
@@ -537,7 +543,7 @@ static bool scheduleFusedChain(ScheduleState &state, unsigned index,
     onlyFills &= producer.opClass == OpClass::Fill;
     largest = std::max(largest, producer.info->largestOperandBytes);
   }
-  long l2 = target.l2Bytes > 0 ? target.l2Bytes : 1 << 20;
+  long l2 = l2BytesOf(target);
   if (onlyFills || largest <= l2 / 2)
     return false;
   unsigned n = op.numLoops();

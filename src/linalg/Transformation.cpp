@@ -156,7 +156,8 @@ void recordTiling(OpState &op, const std::vector<int64_t> &sizes,
   }
 }
 
-std::string zeroPaddingValues(const OpState &op) {
+/// A zero of each operand's element type: `0.0 : f32, 0.0 : f32, ...`.
+static std::string zeroPaddingValues(const OpState &op) {
   auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
   std::string values;
   llvm::raw_string_ostream os(values);
@@ -166,6 +167,34 @@ std::string zeroPaddingValues(const OpState &op) {
        << (mlir::isa<mlir::FloatType>(type) ? "0.0 : " : "0 : ") << type;
   }
   return values;
+}
+
+PaddedHandles emitStructuredPad(ScheduleState &state, unsigned index,
+                                const std::vector<bool> &packPaddings,
+                                const std::string &copyBackOp) {
+  const OpState &op = state.ops[index];
+  std::vector<int64_t> dimensions;
+  for (unsigned l = 0; l < op.numLoops(); ++l)
+    dimensions.push_back(l);
+  std::string attributes =
+      "padding_values = [" + zeroPaddingValues(op) +
+      "], padding_dimensions = " + ScriptWriter::intList(dimensions);
+  if (!packPaddings.empty()) {
+    std::string flags;
+    for (bool pack : packPaddings)
+      flags += std::string(flags.empty() ? "" : ", ") + (pack ? "1" : "0");
+    attributes += ", pack_paddings = [" + flags + "]";
+  }
+  attributes += ", copy_back_op = \"" + copyBackOp + "\"";
+
+  PaddedHandles handles{state.script.fresh(op.info->id + "_padded"),
+                        state.script.fresh(op.info->id + "_pads")};
+  std::string copyBack = state.script.fresh(op.info->id + "_copy_back");
+  state.script.line(handles.padded + ", " + handles.copies + ", " + copyBack +
+                    " = transform.structured.pad " + op.handle + " {" +
+                    attributes + "} : (!transform.any_op) -> " +
+                    ScriptWriter::anyOps(3));
+  return handles;
 }
 
 std::optional<std::string> fusionRefusal(const ScheduleState &state,

@@ -11,8 +11,8 @@
 // RUN: diff -B %t.mlir %t.replay.mlir
 
 // SCRIPT: %op0_tiled_0, %op0_for_0:1 = transform.structured.tile_using_for %op0 tile_sizes [0, 0, 0, 16, 0, 0, 0]
-// SCRIPT: %op0_promoted_0, %op0_copies_0, %op0_no_copy_back_0 = transform.structured.pad %op0_tiled_0 {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2, 3, 4, 5, 6], pack_paddings = [0, 1, 0], copy_back_op = "none"}
-// SCRIPT: transform.structured.tile_using_for %op0_promoted_0 tile_sizes [1, 1, 8, 0, 1, 1, 8]
+// SCRIPT: %op0_padded_0, %op0_pads_0, %op0_copy_back_0 = transform.structured.pad %op0_tiled_0 {padding_values = [0.0 : f32, 0.0 : f32, 0.0 : f32], padding_dimensions = [0, 1, 2, 3, 4, 5, 6], pack_paddings = [0, 1, 0], copy_back_op = "none"}
+// SCRIPT: transform.structured.tile_using_for %op0_padded_0 tile_sizes [1, 1, 8, 0, 1, 1, 8]
 
 // IR-LABEL: func.func @conv
 // IR: scf.for %{{.*}} = %c0 to %c32 step %c16

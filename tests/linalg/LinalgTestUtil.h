@@ -6,6 +6,7 @@
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/EnvConfig.h"
 #include "rlopt/linalg/Heuristic.h"
+#include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/linalg/Measurement.h"
 #include "rlopt/linalg/Program.h"
 #include "rlopt/linalg/Transformation.h"
@@ -167,6 +168,16 @@ struct ExtraEnvConfig {
   int64_t sizeIndex(int64_t size) const {
     const std::vector<int64_t> &sizes = config.tileSizes;
     return std::find(sizes.begin(), sizes.end(), size) - sizes.begin();
+  }
+  /// The action that applies transformation `type` to the env's current
+  /// op, with tile head i set to `sizes[i]` (the others choose size 0).
+  Action action(const LinalgEnv &env, const std::string &type,
+                const std::vector<int64_t> &sizes = {}) const {
+    Action action{std::vector<int64_t>(env.numHeads(), 0)};
+    action.values[0] = env.typeIndex(type);
+    for (size_t level = 0; level < sizes.size(); ++level)
+      action.values[env.tileHead(level)] = sizeIndex(sizes[level]);
+    return action;
   }
   EnvConfig config;
 };

@@ -119,21 +119,16 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Pad, AnAgentMayPadOnlyAnOpWithPartialTiles) {
   ExtraEnvConfig extra("pad");
   LinalgEnv env(extra.config);
-  int tile = env.typeIndex("tile"), pad = env.typeIndex("pad");
+  int pad = env.typeIndex("pad");
   ASSERT_GE(pad, 0);
   auto obs = env.tryReset({fixturePath("add")}, 0); // 64 x 48
   ASSERT_TRUE(obs.ok()) << obs.error().message;
   EXPECT_FALSE(obs->masks[0][pad]);
-  Action action{std::vector<int64_t>(env.numHeads(), 0)};
-  action.values[0] = tile;
-  action.values[env.tileHead(0)] = extra.sizeIndex(1);
-  action.values[env.tileHead(1)] = extra.sizeIndex(32); // 48 = 32 + 16
-  StepResult step = env.step(action);
+  // 48 = 32 + 16 columns.
+  StepResult step = env.step(extra.action(env, "tile", {1, 32}));
   ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
   ASSERT_TRUE(step.obs.masks[0][pad]);
-  action = Action{std::vector<int64_t>(env.numHeads(), 0)};
-  action.values[0] = pad;
-  step = env.step(action);
+  step = env.step(extra.action(env, "pad"));
   EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
   EXPECT_EQ(env.schedule().str(), "op0: tile(1,32) pad");
   // Its tiles are full now: nothing more to pad.

@@ -156,10 +156,8 @@ TEST(Peel, InTheEnvironmentASizeThatPeelsNothingIsANoOp) {
     auto obs = env.tryReset({fixturePath("add")}, 0);
     ASSERT_TRUE(obs.ok()) << obs.error().message;
     ASSERT_TRUE(obs->masks[0][peel]);
-    Action action{std::vector<int64_t>(env.numHeads(), 0)};
-    action.values[0] = peel;
-    action.values[env.tileHead(1)] = extra.sizeIndex(size); // 48 columns
-    StepResult step = env.step(action);
+    // 48 columns; loop 0 is not peeled.
+    StepResult step = env.step(extra.action(env, "peel", {0, size}));
     EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
     EXPECT_EQ(step.info.contains("noop"), std::string(expected).empty());
     EXPECT_EQ(env.schedule().str(), expected);

@@ -53,7 +53,7 @@ TEST(Promote, CopiesOnlyTheInputTilesWhoseRowsLieApart) {
   std::string script =
       transformScriptFor("matmul", "op1: tile(16,16,0) promote tile(8,16,1)");
   EXPECT_NE(script.find("copy_back_op = \"none\""), std::string::npos);
-  EXPECT_NE(script.find("tile_using_for %op1_promoted_0 tile_sizes [8, 16, 1]"),
+  EXPECT_NE(script.find("tile_using_for %op1_padded_0 tile_sizes [8, 16, 1]"),
             std::string::npos)
       << script;
 }
@@ -123,22 +123,16 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Promote, AnAgentMayPromoteOnlyAfterATileThatCutsRowsApart) {
   ExtraEnvConfig extra("promote");
   LinalgEnv env(extra.config);
-  int tile = env.typeIndex("tile"), promote = env.typeIndex("promote");
+  int promote = env.typeIndex("promote");
   ASSERT_GE(promote, 0);
   auto obs = env.tryReset({fixturePath("matmul")}, 0);
   ASSERT_TRUE(obs.ok()) << obs.error().message;
   // op1, the matmul, is scheduled first.
   EXPECT_FALSE(obs->masks[0][promote]);
-  Action action{std::vector<int64_t>(env.numHeads(), 0)};
-  action.values[0] = tile;
-  action.values[env.tileHead(0)] = extra.sizeIndex(16);
-  action.values[env.tileHead(1)] = extra.sizeIndex(16);
-  StepResult step = env.step(action);
+  StepResult step = env.step(extra.action(env, "tile", {16, 16}));
   ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
   ASSERT_TRUE(step.obs.masks[0][promote]);
-  action = Action{std::vector<int64_t>(env.numHeads(), 0)};
-  action.values[0] = promote;
-  step = env.step(action);
+  step = env.step(extra.action(env, "promote"));
   EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
   EXPECT_EQ(env.schedule().str(), "op1: tile(16,16,0) promote");
   EXPECT_FALSE(step.obs.masks[0][promote]);

@@ -105,25 +105,18 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Unroll, AnAgentsHeadChoosesTheLoopAndTheFactorIsTheLargestAllowed) {
   ExtraEnvConfig extra("unroll");
   LinalgEnv env(extra.config);
-  int tile = env.typeIndex("tile"), unroll = env.typeIndex("unroll");
+  int unroll = env.typeIndex("unroll");
   ASSERT_GE(unroll, 0);
   auto obs = env.tryReset({fixturePath("add")}, 0); // 64 x 48
   ASSERT_TRUE(obs.ok()) << obs.error().message;
   // Nothing is tiled yet: nothing to unroll.
   EXPECT_FALSE(obs->masks[0][unroll]);
-  Action action{std::vector<int64_t>(env.numHeads(), 0)};
-  action.values[0] = tile;
-  action.values[env.tileHead(0)] = extra.sizeIndex(1);
-  action.values[env.tileHead(1)] = extra.sizeIndex(16);
-  StepResult step = env.step(action);
+  StepResult step = env.step(extra.action(env, "tile", {1, 16}));
   ASSERT_FALSE(step.info.contains("error")) << step.info.dump();
   ASSERT_TRUE(step.obs.masks[0][unroll]);
   // Loop 0's range is now 1: its head offers only size 1, which picks the
   // loop; its 64 iterations allow the cap of 8.
-  action = Action{std::vector<int64_t>(env.numHeads(), 0)};
-  action.values[0] = unroll;
-  action.values[env.tileHead(0)] = extra.sizeIndex(1);
-  step = env.step(action);
+  step = env.step(extra.action(env, "unroll", {1}));
   EXPECT_FALSE(step.info.contains("error")) << step.info.dump();
   EXPECT_EQ(env.schedule().str(), "op0: tile(1,16) unroll(8,0)");
 }

@@ -146,9 +146,19 @@ Status applyStep(ScheduleState &state, unsigned index,
 /// Applies a whole schedule to a fresh state.
 Status applySchedule(ScheduleState &state, const Schedule &schedule);
 
-/// The `padding_values` of a transform.structured.pad of the op: a zero of
-/// each operand's element type, `0.0 : f32, 0.0 : f32, 0.0 : f32`.
-std::string zeroPaddingValues(const OpState &op);
+/// The handles a transform.structured.pad of an op yields.
+struct PaddedHandles {
+  std::string padded; // the op, now on the copies
+  std::string copies; // the pads (or copies) of its operands
+};
+
+/// Emits a transform.structured.pad of op `index` over all its loops, with
+/// zeros of each operand's element type as padding. `packPaddings` (one
+/// entry per operand, empty for the default) keeps copies that pad nothing;
+/// `copyBackOp` is "linalg.copy" or "none".
+PaddedHandles emitStructuredPad(ScheduleState &state, unsigned index,
+                                const std::vector<bool> &packPaddings,
+                                const std::string &copyBackOp);
 
 /// Why `step`, which copies the op's operands, cannot apply to op `index`
 /// while it takes part in a fusion: fused into its consumer, or with

@@ -90,20 +90,9 @@ static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &) {
   OpState &op = state.ops[index];
   auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
-  std::vector<int64_t> dimensions;
-  for (unsigned l = 0; l < op.numLoops(); ++l)
-    dimensions.push_back(l);
-
-  std::string padded = state.script.fresh(op.info->id + "_padded");
-  std::string pads = state.script.fresh(op.info->id + "_pads");
-  std::string copy = state.script.fresh(op.info->id + "_copy_back");
-  state.script.line(
-      padded + ", " + pads + ", " + copy + " = transform.structured.pad " +
-      op.handle + " {padding_values = [" + zeroPaddingValues(op) +
-      "], padding_dimensions = " + ScriptWriter::intList(dimensions) +
-      ", copy_back_op = \"linalg.copy\"} : (!transform.any_op) "
-      "-> " +
-      ScriptWriter::anyOps(3));
+  std::string padded =
+      emitStructuredPad(state, index, /*packPaddings=*/{}, "linalg.copy")
+          .padded;
   // An input whose tiles are all full has no pad (its producer is a slice),
   // and hoisting stops by itself at a loop it cannot leave (a forall): in
   // either case its failure is silenced and the tiles stay as they are.

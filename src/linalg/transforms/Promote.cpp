@@ -86,27 +86,12 @@ static void emit(ScheduleState &state, unsigned index,
                  const std::vector<int64_t> &) {
   OpState &op = state.ops[index];
   auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
-  std::vector<bool> strided = stridedInputs(op);
-  std::string copies;
-  for (unsigned input = 0; input < linalgOp->getNumOperands(); ++input)
-    copies += std::string(copies.empty() ? "" : ", ") +
-              (input < strided.size() && strided[input] ? "1" : "0");
-  std::vector<int64_t> dimensions;
-  for (unsigned l = 0; l < op.numLoops(); ++l)
-    dimensions.push_back(l);
-  std::string promoted = state.script.fresh(op.info->id + "_promoted");
-  std::string copyOps = state.script.fresh(op.info->id + "_copies");
-  std::string unused = state.script.fresh(op.info->id + "_no_copy_back");
   // Every tile is full, so nothing is padded: pack_paddings keeps the
-  // copies the pad would otherwise fold away, and there is nothing to copy
-  // back.
-  state.script.line(
-      promoted + ", " + copyOps + ", " + unused +
-      " = transform.structured.pad " + op.handle + " {padding_values = [" +
-      zeroPaddingValues(op) + "], padding_dimensions = " +
-      ScriptWriter::intList(dimensions) + ", pack_paddings = [" + copies +
-      "], copy_back_op = \"none\"} : (!transform.any_op) -> " +
-      ScriptWriter::anyOps(3));
+  // copies of the strided inputs, which the pad would otherwise fold away,
+  // and there is nothing to copy back.
+  std::vector<bool> copies = stridedInputs(op);
+  copies.resize(linalgOp->getNumOperands(), false);
+  std::string promoted = emitStructuredPad(state, index, copies, "none").padded;
   op.handle = promoted;
 }
 
