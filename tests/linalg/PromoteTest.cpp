@@ -29,7 +29,7 @@ std::string copiesOf(const std::string &fixture, const std::string &schedule) {
 
 } // namespace
 
-TEST(Promote, CopiesOnlyTheInputTilesWhoseRowsLieApart) {
+TEST(Promote, CopiesOnlyTheInputTilesTheInnermostLoopReadsAcrossRows) {
   // conv_nhwc: input 1x10x10x8, filter 3x3x8x16. Eight of the sixteen
   // output channels: the filter slice's rows are 16 floats apart, while the
   // input tile is the whole image.
@@ -38,17 +38,21 @@ TEST(Promote, CopiesOnlyTheInputTilesWhoseRowsLieApart) {
   // One output row: the input tile is three whole rows of the image, one
   // block of memory, and so is the filter, all of whose channels it reads.
   EXPECT_NE(refusal("conv_nhwc", "op1: tile(1,1,0,0,0,0,0) promote", 1)
-                .find("no input tile is strided: nothing to promote"),
+                .find("no input tile has rows the op's innermost loop steps "
+                      "across: nothing to promote"),
             std::string::npos);
-  // Four output columns: the input tile takes 6 of 10 columns of 3 rows.
-  EXPECT_EQ(copiesOf("conv_nhwc", "op1: tile(1,1,4,0,0,0,0) promote"),
-            "pack_paddings = [1, 0, 0]");
-  // A matmul's 16 x 64 block of A is 16 whole rows; its 64 x 16 panel of B
-  // is 16 of each row's 64 columns.
+  // Four output columns: the input tile takes 6 of 10 columns of 3 rows,
+  // but the innermost loop (the input channels) reads each along a row.
+  EXPECT_NE(refusal("conv_nhwc", "op1: tile(1,1,4,0,0,0,0) promote", 1)
+                .find("nothing to promote"),
+            std::string::npos);
+  // A matmul's 64 x 16 panel of B is 16 of each row's 64 columns, and each
+  // step of k reads the next row; A's 16 x 64 block is 16 whole rows.
   EXPECT_EQ(copiesOf("matmul", "op1: tile(16,16,0) promote"),
             "pack_paddings = [0, 1, 0]");
+  // A's 16 x 16 block has rows apart too, but k reads along them.
   EXPECT_EQ(copiesOf("matmul", "op1: tile(16,16,16) promote"),
-            "pack_paddings = [1, 1, 0]");
+            "pack_paddings = [0, 1, 0]");
   // The later tiling takes the promoted op, and nothing is copied back.
   std::string script =
       transformScriptFor("matmul", "op1: tile(16,16,0) promote tile(8,16,1)");
@@ -162,4 +166,55 @@ TEST(Promote, HeuristicCopiesAFilterLargerThanTheL2ReadByManyPixelTiles) {
   EXPECT_EQ(
       heuristicText("conv_nhwc_13_1x1", small, {"promote"}).find("promote"),
       std::string::npos);
+}
+
+TEST(Promote, HeuristicCopiesBlocksOfBThatAreNotWholeRows) {
+  // big_matmul (1024^3 f32), 48 KiB of L1 and 1 MiB of L2: panels of 256
+  // rows of 32 floats take 32 KiB, blocks of 256 x 256 a quarter of the L2,
+  // and eight register tiles of A pass over each block.
+  measure::CpuTarget target = cpu(16, 32);
+  target.l1dBytes = 48 << 10;
+  std::string blocked = heuristicText("big_matmul", target, {"promote"});
+  EXPECT_EQ(blocked.rfind("op1: tile(0,256,256) promote tile(64,0,0) "
+                          "tile(8,32,1) vectorize",
+                          0),
+            0u)
+      << blocked;
+  EXPECT_NE(heuristicText("big_matmul", target, {"promote", "unroll"})
+                .find("tile(8,32,1) unroll(0,0,8) vectorize"),
+            std::string::npos);
+  EXPECT_EQ(heuristicText("big_matmul", target, {}).find("promote"),
+            std::string::npos);
+  // 64 columns fit one block: its rows are whole, one stream already.
+  EXPECT_EQ(heuristicText("matmul", target, {"promote"}).find("promote"),
+            std::string::npos);
+  // B stored n x k: vectors along n would read across its rows; packed.
+  EXPECT_EQ(heuristicText("matmul_transpose_b", target, {"promote", "pack"})
+                .rfind("op0: pack(", 0),
+            0u);
+}
+
+TEST(Promote, HeuristicPromotedContractionsMeasureCorrectAtOneAndTwoThreads) {
+  // Caches small enough that 32-column blocks of B are not whole rows.
+  measure::CpuTarget tiny = cpu(4, 16);
+  tiny.l1dBytes = 1 << 10;
+  tiny.l2Bytes = 4 << 10;
+  for (const char *fixture : {"matmul", "batch_matmul"}) {
+    auto program = loadFixture(fixture);
+    ASSERT_TRUE(program.ok()) << program.error().message;
+    for (int threads : {1, 2}) {
+      HeuristicOptions options;
+      options.target = tiny;
+      options.threads = threads;
+      options.extraTransformations = {"promote", "unroll"};
+      Schedule schedule = heuristicSchedule(*program, options);
+      ASSERT_NE(schedule.str().find("promote"), std::string::npos)
+          << fixture << ": " << schedule.str();
+      auto measured =
+          measureSchedule(*program, schedule, quickMeasureOptions(threads));
+      ASSERT_TRUE(measured.ok()) << measured.error().message;
+      EXPECT_TRUE(measured->correct)
+          << fixture << " at " << threads << " threads: " << schedule.str();
+    }
+  }
 }

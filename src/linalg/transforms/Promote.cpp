@@ -1,5 +1,6 @@
-// promote: copy each input tile whose rows lie apart in memory into a
-// contiguous buffer of its own, once per tile of the op's last tiling
+// promote: copy each input tile whose rows lie apart in memory, and which
+// the op's innermost loop reads across those rows, into a contiguous buffer
+// of its own, once per tile of the op's last tiling
 // (Linalg's operand promotion, BLIS's packed panels). The inner loops then
 // stream the copy instead of reading rows a stride apart, which the L1
 // cache's sets and the prefetchers serve badly. A convolution's filter
@@ -31,9 +32,27 @@ static bool isLinear(mlir::AffineExpr expr) {
   return linear && expr.isPureAffine();
 }
 
+/// Whether the op's innermost loop steps across the operand's rows: it
+/// indexes a dimension other than the last, so each of its steps reads
+/// elsewhere in memory (B of a matmul along k, a filter along its input
+/// channels). An operand it reads along the last dimension, or not at all,
+/// is already read as one stream per row (A of a matmul) and gains nothing
+/// from a copy.
+static bool innermostLoopStepsAcrossRows(const AccessMatrix &access,
+                                         unsigned numLoops) {
+  if (numLoops == 0)
+    return false;
+  for (size_t d = 0; d + 1 < access.size(); ++d)
+    if (access[d][numLoops - 1] != 0)
+      return true;
+  return false;
+}
+
 /// Whether the tile of `operand` that one iteration of the op's tile loops
-/// reads is strided: some dimension is cut short while a dimension outside
-/// it spans more than one index, so its rows are not one block of memory.
+/// reads is strided where the inner loops read it: some dimension is cut
+/// short while a dimension outside it spans more than one index, so its
+/// rows are not one block of memory, and the innermost loop steps across
+/// those rows.
 static bool readsAStridedTile(mlir::linalg::LinalgOp linalgOp,
                               mlir::OpOperand &operand,
                               const std::vector<int64_t> &ranges) {
@@ -43,6 +62,8 @@ static bool readsAStridedTile(mlir::linalg::LinalgOp linalgOp,
       !llvm::all_of(map.getResults(), isLinear))
     return false;
   AccessMatrix access = accessMatrix(map);
+  if (!innermostLoopStepsAcrossRows(access, linalgOp.getNumLoops()))
+    return false;
   bool cutInside = false;
   for (int d = int(access.size()) - 1; d >= 0; --d) {
     int64_t span = accessSpan(access[d], ranges);
@@ -78,7 +99,8 @@ static std::optional<std::string> check(const ScheduleState &state,
         "a tile is partial: promote needs tile sizes that divide their loops");
   std::vector<bool> strided = stridedInputs(op);
   if (std::find(strided.begin(), strided.end(), true) == strided.end())
-    return std::string("no input tile is strided: nothing to promote");
+    return std::string("no input tile has rows the op's innermost loop "
+                       "steps across: nothing to promote");
   return std::nullopt;
 }
 
