@@ -85,15 +85,10 @@ GraphOutcome evaluateOne(graph::GraphEnv &env, const std::string &uri,
     outcome.passes = {"default-pipeline"};
     return outcome;
   }
-  if (!runAndReplay(
-          env, uri, outcome,
-          [&] {
-            return searchAgentActions(env, {uri}, agent, policy, options.seed,
-                                      options.env.episodeLength);
-          },
-          [](const Action &a) {
-            return graph::graphPasses()[a.values[0]].name;
-          }))
+  if (!runAndReplay(env, uri, outcome, agent, policy, options.seed,
+                    options.env.episodeLength, [](const Action &a) {
+                      return graph::graphPasses()[a.values[0]].name;
+                    }))
     return outcome;
   outcome.agent = env.opCount();
   outcome.agentTime = env.estimatedSeconds();

@@ -81,15 +81,10 @@ PassesOutcome evaluateOne(passes::PassesEnv &env, const std::string &uri,
     return outcome;
   }
   // The env then holds the found sequence's result, to count and check.
-  if (!runAndReplay(
-          env, uri, outcome,
-          [&] {
-            return searchAgentActions(env, {uri}, agent, policy, options.seed,
-                                      options.env.episodeLength);
-          },
-          [](const Action &a) {
-            return passes::passActions()[a.values[0]].name;
-          }))
+  if (!runAndReplay(env, uri, outcome, agent, policy, options.seed,
+                    options.env.episodeLength, [](const Action &a) {
+                      return passes::passActions()[a.values[0]].name;
+                    }))
     return outcome;
   outcome.ic = *env.metric("IrInstructionCount");
   if (options.validate) {

@@ -42,15 +42,18 @@ Result<std::vector<Action>> searchAgentActions(
     Env &env, const BenchmarkRef &benchmark, const AgentSpec &agent,
     const agent::discrete::DiscretePolicy *policy, uint64_t seed, int maxSteps);
 
-/// Runs an agent with `run` (timed into `outcome.seconds`), names the actions
-/// it chose into `outcome.passes`, then replays them from the start of `uri`
-/// so `env` holds their result. False, with `outcome.error` set, when the
-/// agent or the replay failed.
-template <typename Outcome, typename RunFn, typename NameFn>
-bool runAndReplay(Env &env, const std::string &uri, Outcome &outcome, RunFn run,
-                  NameFn actionName) {
+/// Runs `agent` on `uri` with searchAgentActions (timed into
+/// `outcome.seconds`), names the actions it chose into `outcome.passes`,
+/// then replays them from the start of `uri` so `env` holds their result.
+/// False, with `outcome.error` set, when the agent or the replay failed.
+template <typename Outcome, typename NameFn>
+bool runAndReplay(Env &env, const std::string &uri, Outcome &outcome,
+                  const AgentSpec &agent,
+                  const agent::discrete::DiscretePolicy *policy, uint64_t seed,
+                  int maxSteps, NameFn actionName) {
   auto start = std::chrono::steady_clock::now();
-  Result<std::vector<Action>> actions = run();
+  Result<std::vector<Action>> actions =
+      searchAgentActions(env, {uri}, agent, policy, seed, maxSteps);
   outcome.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
