@@ -188,6 +188,13 @@ TEST(Promote, HeuristicCopiesBlocksOfBThatAreNotWholeRows) {
   // 64 columns fit one block: its rows are whole, one stream already.
   EXPECT_EQ(heuristicText("matmul", target, {"promote"}).find("promote"),
             std::string::npos);
+  // With caches small enough to cut them into blocks, its 64 rows are still
+  // only 8 register tiles, too few to pay for copying each block.
+  measure::CpuTarget smallCaches = target;
+  smallCaches.l1dBytes = 1 << 10;
+  smallCaches.l2Bytes = 1 << 10;
+  EXPECT_EQ(heuristicText("matmul", smallCaches, {"promote"}).find("promote"),
+            std::string::npos);
   // B stored n x k: vectors along n would read across its rows; packed.
   EXPECT_EQ(heuristicText("matmul_transpose_b", target, {"promote", "pack"})
                 .rfind("op0: pack(", 0),
@@ -195,8 +202,10 @@ TEST(Promote, HeuristicCopiesBlocksOfBThatAreNotWholeRows) {
 }
 
 TEST(Promote, HeuristicPromotedContractionsMeasureCorrectAtOneAndTwoThreads) {
-  // Caches small enough that 32-column blocks of B are not whole rows.
-  measure::CpuTarget tiny = cpu(4, 16);
+  // Caches small enough that 16-column blocks of B are not whole rows, and
+  // register tiles of one row, so that even a thread's 16 rows of A are 16
+  // register tiles that reuse each copy.
+  measure::CpuTarget tiny = cpu(4, 4);
   tiny.l1dBytes = 1 << 10;
   tiny.l2Bytes = 4 << 10;
   for (const char *fixture : {"matmul", "batch_matmul"}) {
