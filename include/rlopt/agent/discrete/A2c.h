@@ -1,7 +1,7 @@
 #ifndef RLOPT_AGENT_DISCRETE_A2C_H
 #define RLOPT_AGENT_DISCRETE_A2C_H
 
-#include "rlopt/agent/discrete/NetworkConfig.h"
+#include "rlopt/agent/discrete/DiscreteTrainerConfig.h"
 #include "rlopt/agent/discrete/Training.h"
 #include "rlopt/core/Env.h"
 
@@ -11,7 +11,7 @@ namespace rlopt::agent::discrete {
 
 /// Every A2C hyperparameter, named once, with the value of the A3C paper
 /// (Mnih et al. 2016) or, where it names none, Stable-Baselines3's A2C.
-struct A2cConfig {
+struct A2cConfig : DiscreteTrainerConfig {
   static constexpr const char *algorithm = "a2c";
 
   std::string optimizer = "rmsprop"; ///< the paper's; or "adam"
@@ -23,15 +23,6 @@ struct A2cConfig {
   double valueCoef = 0.5;
   double entropyCoef = 0.01;
   double maxGradNorm = 0.5;
-  /// Whole episodes are run until at least this many steps.
-  int stepsPerIteration = 256;
-  int iterations = 100;
-  int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
-  double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
-  int keepBestEvery = 0;   ///< policy.pt: the best greedy policy; 0: the last
-  int checkpointEvery = 10;
-  uint64_t seed = 0;
-  NetworkConfig network;
 
   nlohmann::json toJson() const;
   static Result<A2cConfig> fromJson(const nlohmann::json &json,

@@ -1,7 +1,7 @@
 #ifndef RLOPT_AGENT_DISCRETE_DQN_H
 #define RLOPT_AGENT_DISCRETE_DQN_H
 
-#include "rlopt/agent/discrete/NetworkConfig.h"
+#include "rlopt/agent/discrete/DiscreteTrainerConfig.h"
 #include "rlopt/agent/discrete/Training.h"
 #include "rlopt/core/Env.h"
 
@@ -13,7 +13,7 @@ namespace rlopt::agent::discrete {
 /// paper's (Mnih et al. 2015) where they do not depend on the scale of
 /// Atari; the paper's value is beside those scaled down for compiler
 /// episodes of tens of steps.
-struct DqnConfig {
+struct DqnConfig : DiscreteTrainerConfig {
   static constexpr const char *algorithm = "dqn";
 
   double learningRate = 2.5e-4; ///< paper (with RMSprop); Adam here
@@ -33,15 +33,6 @@ struct DqnConfig {
   /// Rewards summed before bootstrapping (n-step returns, as in Rainbow;
   /// Hessel et al. 2018). 1: the paper's one-step target.
   int returnSteps = 1;
-  /// Whole episodes are run until at least this many steps.
-  int stepsPerIteration = 256;
-  int iterations = 100;
-  int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
-  double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
-  int keepBestEvery = 0;   ///< policy.pt: the best greedy policy; 0: the last
-  int checkpointEvery = 10;
-  uint64_t seed = 0;
-  NetworkConfig network;
 
   nlohmann::json toJson() const;
   static Result<DqnConfig> fromJson(const nlohmann::json &json,

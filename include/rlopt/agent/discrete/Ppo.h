@@ -1,7 +1,7 @@
 #ifndef RLOPT_AGENT_DISCRETE_PPO_H
 #define RLOPT_AGENT_DISCRETE_PPO_H
 
-#include "rlopt/agent/discrete/NetworkConfig.h"
+#include "rlopt/agent/discrete/DiscreteTrainerConfig.h"
 #include "rlopt/agent/discrete/Training.h"
 #include "rlopt/core/Env.h"
 
@@ -11,7 +11,7 @@ namespace rlopt::agent::discrete {
 
 /// Every PPO hyperparameter, named once, with the value of the PPO paper
 /// (Schulman et al. 2017) or, where it names none, CleanRL's.
-struct PpoConfig {
+struct PpoConfig : DiscreteTrainerConfig {
   static constexpr const char *algorithm = "ppo";
 
   double learningRate = 3e-4; ///< Adam
@@ -25,18 +25,9 @@ struct PpoConfig {
   int epochs = 4;
   int minibatchSize = 64;
   bool normalizeAdvantages = true;
-  /// Whole episodes are collected until at least this many steps.
-  int stepsPerIteration = 256;
-  int iterations = 100;
-  int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
-  double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
-  int keepBestEvery = 0;   ///< policy.pt: the best greedy policy; 0: the last
   /// A distributed run (mpirun) stops, with a checkpoint, when a rank
   /// sends nothing for this long.
   double rankTimeoutSeconds = 3600;
-  int checkpointEvery = 10;
-  uint64_t seed = 0;
-  NetworkConfig network;
 
   nlohmann::json toJson() const;
   static Result<PpoConfig> fromJson(const nlohmann::json &json,

@@ -1,7 +1,7 @@
 #ifndef RLOPT_AGENT_DISCRETE_SAC_H
 #define RLOPT_AGENT_DISCRETE_SAC_H
 
-#include "rlopt/agent/discrete/NetworkConfig.h"
+#include "rlopt/agent/discrete/DiscreteTrainerConfig.h"
 #include "rlopt/agent/discrete/Training.h"
 #include "rlopt/core/Env.h"
 
@@ -12,7 +12,7 @@ namespace rlopt::agent::discrete {
 /// Every discrete-SAC hyperparameter, named once, with the value of
 /// Christodoulou 2019 ("Soft Actor-Critic for Discrete Action Settings");
 /// the paper's value is beside those scaled down for short episodes.
-struct SacConfig {
+struct SacConfig : DiscreteTrainerConfig {
   static constexpr const char *algorithm = "sac";
 
   double policyLearningRate = 3e-4; ///< Adam, as every learning rate here
@@ -37,15 +37,6 @@ struct SacConfig {
   bool autotuneAlpha = true;
   double alpha = 1.0;       ///< the temperature: fixed, or the start when tuned
   double rewardScale = 1.0; ///< rewards are multiplied by this
-  /// Whole episodes are run until at least this many steps.
-  int stepsPerIteration = 256;
-  int iterations = 100;
-  int maxEpisodeSteps = 0; ///< 0: the environment ends every episode
-  double rewardClip = 0;   ///< rewards learnt from lie in [-c, c]; 0: off
-  int keepBestEvery = 0;   ///< policy.pt: the best greedy policy; 0: the last
-  int checkpointEvery = 10;
-  uint64_t seed = 0;
-  NetworkConfig network;
 
   nlohmann::json toJson() const;
   static Result<SacConfig> fromJson(const nlohmann::json &json,
