@@ -44,12 +44,14 @@ static int64_t multipleAtMost(int64_t range, int64_t unit, int64_t target) {
 /// The opt-in transformations the heuristic may use.
 struct Extras {
   explicit Extras(const std::vector<std::string> &names)
-      : peel(llvm::is_contained(names, "peel")),
+      : flatten(llvm::is_contained(names, "flatten")),
+        splitReduction(llvm::is_contained(names, "split_reduction")),
+        peel(llvm::is_contained(names, "peel")),
         pack(llvm::is_contained(names, "pack")),
         unroll(llvm::is_contained(names, "unroll")),
         pad(llvm::is_contained(names, "pad")),
         promote(llvm::is_contained(names, "promote")) {}
-  bool peel, pack, unroll, pad, promote;
+  bool flatten, splitReduction, peel, pack, unroll, pad, promote;
 };
 
 /// Positions of the parallel loops, outermost first.
@@ -338,12 +340,13 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
       cache[l] = divisorAtMost(op.ranges[l], depth);
       rowsPerTile *= cache[l];
     }
-  if (can.promote && !op.peeled && !readsStrided(op, inner) &&
+  // B stored n x k: vectors along j would read across its rows.
+  bool transposedB = readsStrided(op, inner);
+  if (can.promote && !op.peeled && !transposedB &&
       schedulePromoted(state, index, target, reg, can.unroll, steps))
     return;
   if (can.pack && reg[inner] % lanes == 0 &&
-      (readsStrided(op, inner) ||
-       readsAcrossPages(op, inner, rowsPerTile, target)) &&
+      (transposedB || readsAcrossPages(op, inner, rowsPerTile, target)) &&
       !op.peeled && schedulePacked(state, index, cache, reg, can.unroll, steps))
     return;
   finish();
@@ -457,10 +460,9 @@ static bool padOutputColumns(ScheduleState &state, unsigned index,
 /// tile of output pixels to the next.
 static bool filterOutgrowsL2(const OpState &op,
                              const measure::CpuTarget &target) {
-  long l2 = l2BytesOf(target);
   return op.ranges[3] * op.ranges[4] * op.ranges[5] * op.ranges[6] *
              elementBytes(op) >
-         l2;
+         l2BytesOf(target);
 }
 
 /// A convolution whose filter outgrows the L2 cache reads it again from
@@ -768,8 +770,7 @@ Schedule heuristicSchedule(const Program &program,
     bool fused = scheduleFusedChain(state, index, options.target, steps);
     // An elementwise op over same-shaped operands streams its elements in
     // one loop, vectors running across row ends.
-    if (!fused && op.opClass == OpClass::Elementwise &&
-        llvm::is_contained(options.extraTransformations, "flatten"))
+    if (!fused && op.opClass == OpClass::Elementwise && can.flatten)
       tryStep(state, index, {"flatten", {}}, steps);
     // Before the threads: img2col applies only to the untransformed op.
     if (op.kind == "linalg.conv_2d_nchw_fchw")
@@ -786,8 +787,7 @@ Schedule heuristicSchedule(const Program &program,
         break;
       }
     }
-    if (llvm::is_contained(options.extraTransformations, "split_reduction") &&
-        isRowReduction(op) &&
+    if (can.splitReduction && isRowReduction(op) &&
         scheduleRowReduction(state, index, options.target, steps)) {
       schedule.ops.push_back({program.ops[index].id, steps});
       continue;
