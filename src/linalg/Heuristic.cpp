@@ -152,6 +152,14 @@ static bool schedulePacked(ScheduleState &state, unsigned index,
   return true;
 }
 
+/// The range of `loop` before the threads cut it: the length in memory of
+/// the rows of an operand it indexes last. An op rewritten into other loops
+/// (img2col's matmul) has only its current ranges.
+static int64_t untiledRange(const OpState &op, unsigned loop) {
+  return op.numLoops() == op.info->numLoops() ? op.info->loopRanges[loop]
+                                              : op.ranges[loop];
+}
+
 /// BLIS's loops around the register tile `reg` of an op (batch..., i, j, k):
 /// a block of B, kc rows of nc columns, is copied once into a contiguous
 /// buffer (`promote`) that stays in the L2 while every block of mc rows of
@@ -187,12 +195,13 @@ static bool schedulePromoted(ScheduleState &state, unsigned index,
       std::max<int64_t>(1, l1BytesOf(target) * 3 / 4 / (reg[j] * bytes)));
   int64_t nc = multipleAtMost(op.ranges[j], reg[j],
                               l2BytesOf(target) / 4 / (kc * bytes));
-  // A block of whole rows of B is one stream already.
-  if (nc >= op.ranges[j])
+  // A block of whole rows of B is one stream already. Rows cut by the
+  // threads are not: B's rows still lie its whole width apart.
+  if (nc >= untiledRange(op, j))
     return false;
   std::vector<int64_t> block(n, 0), rows(n, 0);
   for (unsigned l : parallel)
-    block[l] = l == j ? nc : (l == i ? 0 : 1);
+    block[l] = l == j ? (nc < op.ranges[j] ? nc : 0) : (l == i ? 0 : 1);
   block[k] = kc;
   rows[i] = multipleAtMost(op.ranges[i], reg[i], 8 * reg[i]);
   // Tried on a copy: the tiling must not stay if the copy is refused.
@@ -210,6 +219,76 @@ static bool schedulePromoted(ScheduleState &state, unsigned index,
   state = trial;
   steps.insert(steps.end(), trialSteps.begin(), trialSteps.end());
   return true;
+}
+
+/// The extent of an operand's dimension within the op's current loops: the
+/// range of the loop it reads.
+static int64_t extentOf(const OpState &op, const std::vector<int64_t> &dim) {
+  int64_t extent = 1;
+  for (unsigned l = 0; l < op.numLoops(); ++l)
+    if (dim[l] != 0)
+      extent = std::max(extent, op.ranges[l]);
+  return extent;
+}
+
+/// The elements of the inputs that do not read `loop`: threads that split
+/// it each read all of them.
+static int64_t elementsEachThreadReads(const OpState &op, unsigned loop) {
+  int64_t total = 0;
+  for (const AccessMatrix &load : op.info->loads) {
+    int64_t elements = 1;
+    bool readsLoop = false;
+    for (const std::vector<int64_t> &dim : load) {
+      readsLoop |= dim[loop] != 0;
+      elements *= extentOf(op, dim);
+    }
+    if (!readsLoop)
+      total += elements;
+  }
+  return total;
+}
+
+/// Each thread's part of a loop of `range`: the widest divisor of it that
+/// is at most an even share.
+static int64_t threadPart(int64_t range, int threads) {
+  return divisorAtMost(range, (range + threads - 1) / threads);
+}
+
+/// The parallel loop the threads split: the outermost with at least two
+/// iterations per thread. For a contraction, the one whose split leaves
+/// each thread the fewest elements to read whole: B's columns when A has
+/// fewer rows than B has columns (a linear layer over few tokens), since
+/// split by rows every thread reads, and copies, all of B. Vectors run
+/// along the innermost parallel loop: its parts must stay whole register
+/// tiles of two vectors.
+static std::optional<unsigned> threadedLoop(const OpState &op, int threads,
+                                            int64_t lanes) {
+  std::vector<unsigned> parallel = parallelLoops(op);
+  auto splittable = [&](unsigned l) { return op.ranges[l] >= 2 * threads; };
+  std::optional<unsigned> chosen;
+  for (unsigned l : parallel)
+    if (splittable(l)) {
+      chosen = l;
+      break;
+    }
+  // An op rewritten into other loops (img2col's matmul) no longer has the
+  // accesses the analysis read.
+  if (!chosen || op.opClass != OpClass::Matmul ||
+      op.numLoops() != op.info->numLoops())
+    return chosen;
+  int64_t fewest = elementsEachThreadReads(op, *chosen);
+  for (unsigned l : parallel) {
+    bool wholeTiles = l != parallel.back() ||
+                      threadPart(op.ranges[l], threads) % (2 * lanes) == 0;
+    if (!splittable(l) || !wholeTiles)
+      continue;
+    int64_t elements = elementsEachThreadReads(op, l);
+    if (elements < fewest) {
+      chosen = l;
+      fewest = elements;
+    }
+  }
+  return chosen;
 }
 
 /// Whether an input reads `loop` along a dimension other than its last:
@@ -247,12 +326,7 @@ static bool readsAcrossPages(const OpState &op, unsigned loop, int64_t depth,
         reduces |= load[row][l] != 0 && op.isReduction[l];
       if (row + 1 < load.size() && reduces && stride >= target.pageBytes)
         return true;
-      // This dimension's extent: the range of the loop it reads.
-      int64_t extent = 1;
-      for (unsigned l = 0; l < op.numLoops(); ++l)
-        if (load[row][l] != 0)
-          extent = std::max(extent, op.ranges[l]);
-      stride *= extent;
+      stride *= extentOf(op, load[row]);
     }
   }
   return false;
@@ -776,15 +850,12 @@ Schedule heuristicSchedule(const Program &program,
     if (op.kind == "linalg.conv_2d_nchw_fchw")
       tryStep(state, index, {"img2col", {}}, steps);
     if (options.threads > 1 && !fused) {
-      std::vector<unsigned> parallel = parallelLoops(op);
-      for (unsigned l : parallel) {
-        if (op.ranges[l] < 2 * options.threads)
-          continue;
+      int64_t lanes = lanesOf(op, options.target);
+      if (std::optional<unsigned> l =
+              threadedLoop(op, options.threads, lanes)) {
         std::vector<int64_t> sizes(op.numLoops(), 0);
-        sizes[l] = (op.ranges[l] + options.threads - 1) / options.threads;
-        sizes[l] = divisorAtMost(op.ranges[l], sizes[l]);
+        sizes[*l] = threadPart(op.ranges[*l], options.threads);
         tryStep(state, index, {"parallelize", sizes}, steps);
-        break;
       }
     }
     if (can.splitReduction && isRowReduction(op) &&

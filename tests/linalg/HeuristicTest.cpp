@@ -156,6 +156,26 @@ TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {
   EXPECT_EQ(names.back(), "vectorize");
 }
 
+TEST(Heuristic, ThreadsSplitTheOperandThatWouldOtherwiseBeReadTwice) {
+  // Each thread reads whole the inputs that do not index the loop it
+  // splits. A square matmul: A's rows, the outermost loop.
+  auto square = stepsFor("big_matmul", "op1", avx512(), 2);
+  ASSERT_FALSE(square.empty());
+  EXPECT_EQ(square[0].name, "parallelize");
+  EXPECT_EQ(square[0].params, (Sizes{512, 0, 0}));
+  // 16 rows of A against 64 columns of B: B's columns, so that no thread
+  // reads all of B.
+  auto wide = stepsFor("matmul_wide", "op1", avx512(), 2);
+  ASSERT_FALSE(wide.empty());
+  EXPECT_EQ(wide[0].name, "parallelize");
+  EXPECT_EQ(wide[0].params, (Sizes{0, 32, 0}));
+  // 32 rows against 48 columns stored n x k: 24 columns a thread would not
+  // be whole register tiles of two vectors of 16, so A's rows are split.
+  auto narrow = stepsFor("matmul_transpose_b", "op0", avx512(), 2);
+  ASSERT_FALSE(narrow.empty());
+  EXPECT_EQ(narrow[0].params, (Sizes{16, 0, 0}));
+}
+
 TEST(Heuristic, TransposedInputsAreTiledInBlocksOfVectors) {
   // 64x32 <- 32x64: both loops by a vector's lanes, so that each block
   // reads and writes whole vectors and transposes them in registers.

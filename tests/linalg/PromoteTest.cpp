@@ -208,7 +208,9 @@ TEST(Promote, HeuristicPromotedContractionsMeasureCorrectAtOneAndTwoThreads) {
   measure::CpuTarget tiny = cpu(4, 4);
   tiny.l1dBytes = 1 << 10;
   tiny.l2Bytes = 4 << 10;
-  for (const char *fixture : {"matmul", "batch_matmul"}) {
+  // matmul_wide: at two threads they split B's columns, and each copies
+  // blocks of its half.
+  for (const char *fixture : {"matmul", "batch_matmul", "matmul_wide"}) {
     auto program = loadFixture(fixture);
     ASSERT_TRUE(program.ok()) << program.error().message;
     for (int threads : {1, 2}) {

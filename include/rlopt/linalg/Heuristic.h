@@ -9,7 +9,10 @@
 namespace rlopt::linalg {
 
 struct HeuristicOptions {
-  int threads = 1; ///< parallelize the outermost parallel loop when > 1
+  /// When > 1, one parallel loop is split among the threads: the outermost,
+  /// or for a contraction the one that leaves each thread least to read
+  /// whole (B's columns when A has fewer rows).
+  int threads = 1;
   TransformLimits limits;
   /// The CPU the tiles are sized for: register tiles by its vector unit,
   /// cache tiles by its caches.
