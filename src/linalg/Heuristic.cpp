@@ -255,14 +255,17 @@ static int64_t threadPart(int64_t range, int threads) {
 }
 
 /// The parallel loop the threads split: the outermost with at least two
-/// iterations per thread. For a contraction, the one whose split leaves
-/// each thread the fewest elements to read whole: B's columns when A has
-/// fewer rows than B has columns (a linear layer over few tokens), since
-/// split by rows every thread reads, and copies, all of B. Vectors run
-/// along the innermost parallel loop: its parts must stay whole register
-/// tiles of two vectors.
+/// iterations per thread. For a contraction whose split there would leave
+/// each thread more to read whole than its L2 holds (all of B, when the
+/// rows of A are split), the one that leaves each thread the fewest
+/// elements: B's columns when A has fewer rows than B has columns. Vectors
+/// run along the innermost parallel loop, so its parts must stay whole
+/// register tiles of two vectors. An input that fits the L2 is read from
+/// memory once per thread either way, and splitting the columns then only
+/// shares each row of the output between the threads: 0.79x on GPT-2's
+/// attention scores (B 256 KiB).
 static std::optional<unsigned> threadedLoop(const OpState &op, int threads,
-                                            int64_t lanes) {
+                                            const measure::CpuTarget &target) {
   std::vector<unsigned> parallel = parallelLoops(op);
   auto splittable = [&](unsigned l) { return op.ranges[l] >= 2 * threads; };
   std::optional<unsigned> chosen;
@@ -277,6 +280,9 @@ static std::optional<unsigned> threadedLoop(const OpState &op, int threads,
       op.numLoops() != op.info->numLoops())
     return chosen;
   int64_t fewest = elementsEachThreadReads(op, *chosen);
+  if (fewest * elementBytes(op) <= l2BytesOf(target))
+    return chosen;
+  int64_t lanes = lanesOf(op, target);
   for (unsigned l : parallel) {
     bool wholeTiles = l != parallel.back() ||
                       threadPart(op.ranges[l], threads) % (2 * lanes) == 0;
@@ -850,9 +856,8 @@ Schedule heuristicSchedule(const Program &program,
     if (op.kind == "linalg.conv_2d_nchw_fchw")
       tryStep(state, index, {"img2col", {}}, steps);
     if (options.threads > 1 && !fused) {
-      int64_t lanes = lanesOf(op, options.target);
       if (std::optional<unsigned> l =
-              threadedLoop(op, options.threads, lanes)) {
+              threadedLoop(op, options.threads, options.target)) {
         std::vector<int64_t> sizes(op.numLoops(), 0);
         sizes[*l] = threadPart(op.ranges[*l], options.threads);
         tryStep(state, index, {"parallelize", sizes}, steps);

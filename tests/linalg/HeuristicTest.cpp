@@ -156,22 +156,27 @@ TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {
   EXPECT_EQ(names.back(), "vectorize");
 }
 
-TEST(Heuristic, ThreadsSplitTheOperandThatWouldOtherwiseBeReadTwice) {
+TEST(Heuristic, ThreadsSplitBsColumnsWhenEachWouldReadMoreThanItsL2) {
   // Each thread reads whole the inputs that do not index the loop it
   // splits. A square matmul: A's rows, the outermost loop.
   auto square = stepsFor("big_matmul", "op1", avx512(), 2);
   ASSERT_FALSE(square.empty());
   EXPECT_EQ(square[0].name, "parallelize");
   EXPECT_EQ(square[0].params, (Sizes{512, 0, 0}));
-  // 16 rows of A against 64 columns of B: B's columns, so that no thread
-  // reads all of B.
-  auto wide = stepsFor("matmul_wide", "op1", avx512(), 2);
+  // 16 rows of A against 64 columns of B (8 KiB): with a 4 KiB L2, B's
+  // columns, so that no thread reads all of B.
+  measure::CpuTarget smallL2 = cpu(16, 32, 48 << 10, 4 << 10);
+  auto wide = stepsFor("matmul_wide", "op1", smallL2, 2);
   ASSERT_FALSE(wide.empty());
   EXPECT_EQ(wide[0].name, "parallelize");
   EXPECT_EQ(wide[0].params, (Sizes{0, 32, 0}));
+  // B fits a 1 MiB L2: each thread reads it from memory once either way.
+  auto fits = stepsFor("matmul_wide", "op1", avx512(), 2);
+  ASSERT_FALSE(fits.empty());
+  EXPECT_EQ(fits[0].params, (Sizes{8, 0, 0}));
   // 32 rows against 48 columns stored n x k: 24 columns a thread would not
   // be whole register tiles of two vectors of 16, so A's rows are split.
-  auto narrow = stepsFor("matmul_transpose_b", "op0", avx512(), 2);
+  auto narrow = stepsFor("matmul_transpose_b", "op0", smallL2, 2);
   ASSERT_FALSE(narrow.empty());
   EXPECT_EQ(narrow[0].params, (Sizes{16, 0, 0}));
 }
