@@ -100,6 +100,12 @@ static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
   return std::max<int64_t>(1, target.f32Lanes * 4 / elementBytes(op));
 }
 
+/// Rows of a contraction's register tile: its accumulators, rows x two
+/// vectors, take half the vector registers.
+static int64_t registerRowsOf(const measure::CpuTarget &target) {
+  return std::max(1, target.vectorRegisters / 4);
+}
+
 /// Unrolls the register tile's innermost reduction loop (one step of k per
 /// iteration) by 8: eight steps of FMAs per iteration. Measured 6-12 %
 /// faster on a 256^3 matmul and 8-26 % on 512^3 (bench/RESULTS.md),
@@ -282,6 +288,15 @@ static std::optional<unsigned> threadedLoop(const OpState &op, int threads,
   int64_t fewest = elementsEachThreadReads(op, *chosen);
   if (fewest * elementBytes(op) <= l2BytesOf(target))
     return chosen;
+  // Split by rows into parts of fewer rows than a register tile, each
+  // thread streams B row block by row block (scheduleContraction); with all
+  // the rows, it would run the cache tiles instead, which measured 0.59x on
+  // an 8-row linear layer split by columns.
+  int64_t tileRows = registerRowsOf(target);
+  if (parallel.size() >= 2 && *chosen == parallel[parallel.size() - 2] &&
+      op.ranges[*chosen] >= tileRows &&
+      threadPart(op.ranges[*chosen], threads) < tileRows)
+    return chosen;
   int64_t lanes = lanesOf(op, target);
   for (unsigned l : parallel) {
     bool wholeTiles = l != parallel.back() ||
@@ -361,7 +376,7 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
                                 std::vector<TransformStep> &steps) {
   const OpState &op = state.ops[index];
   int64_t lanes = lanesOf(op, target);
-  int64_t rows = std::max(1, target.vectorRegisters / 4), cols = 2 * lanes;
+  int64_t rows = registerRowsOf(target), cols = 2 * lanes;
   std::vector<unsigned> parallel = parallelLoops(op);
   unsigned n = op.numLoops();
   std::vector<int64_t> cache(n, 0), reg(n, 1);

@@ -170,6 +170,11 @@ TEST(Heuristic, ThreadsSplitBsColumnsWhenEachWouldReadMoreThanItsL2) {
   ASSERT_FALSE(wide.empty());
   EXPECT_EQ(wide[0].name, "parallelize");
   EXPECT_EQ(wide[0].params, (Sizes{0, 32, 0}));
+  // With 64 registers a register tile has 16 rows: split by rows, each
+  // thread's 8 would stream B; split by columns, its 16 would not.
+  auto tall = stepsFor("matmul_wide", "op1", cpu(16, 64, 48 << 10, 4 << 10), 2);
+  ASSERT_FALSE(tall.empty());
+  EXPECT_EQ(tall[0].params, (Sizes{8, 0, 0}));
   // B fits a 1 MiB L2: each thread reads it from memory once either way.
   auto fits = stepsFor("matmul_wide", "op1", avx512(), 2);
   ASSERT_FALSE(fits.empty());
