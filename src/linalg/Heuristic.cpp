@@ -227,13 +227,13 @@ static bool schedulePromoted(ScheduleState &state, unsigned index,
   return true;
 }
 
-/// The extent of an operand's dimension within the op's current loops: the
-/// range of the loop it reads.
+/// The extent in memory of an operand's dimension: the untiled range of the
+/// loop it reads.
 static int64_t extentOf(const OpState &op, const std::vector<int64_t> &dim) {
   int64_t extent = 1;
   for (unsigned l = 0; l < op.numLoops(); ++l)
     if (dim[l] != 0)
-      extent = std::max(extent, op.ranges[l]);
+      extent = std::max(extent, untiledRange(op, l));
   return extent;
 }
 
@@ -261,15 +261,13 @@ static int64_t threadPart(int64_t range, int threads) {
 }
 
 /// The parallel loop the threads split: the outermost with at least two
-/// iterations per thread. For a contraction whose split there would leave
-/// each thread more to read whole than its L2 holds (all of B, when the
-/// rows of A are split), the one that leaves each thread the fewest
-/// elements: B's columns when A has fewer rows than B has columns. Vectors
-/// run along the innermost parallel loop, so its parts must stay whole
-/// register tiles of two vectors. An input that fits the L2 is read from
-/// memory once per thread either way, and splitting the columns then only
-/// shares each row of the output between the threads: 0.79x on GPT-2's
-/// attention scores (B 256 KiB).
+/// iterations per thread. A contraction whose threads would each read more
+/// than their L2 whole there (all of B, split by A's rows) splits instead
+/// the loop that leaves them least to read (B's columns when A has fewer
+/// rows), in whole register tiles. An input that fits the L2 is read from
+/// memory once per thread either way: splitting the columns then only
+/// shares the output's rows between cores (0.79x on GPT-2's attention
+/// scores, B 256 KiB).
 static std::optional<unsigned> threadedLoop(const OpState &op, int threads,
                                             const measure::CpuTarget &target) {
   std::vector<unsigned> parallel = parallelLoops(op);

@@ -175,6 +175,12 @@ TEST(Heuristic, ThreadsSplitBsColumnsWhenEachWouldReadMoreThanItsL2) {
   auto tall = stepsFor("matmul_wide", "op1", cpu(16, 64, 48 << 10, 4 << 10), 2);
   ASSERT_FALSE(tall.empty());
   EXPECT_EQ(tall[0].params, (Sizes{8, 0, 0}));
+  // With 128 registers the whole op is fewer rows than a register tile:
+  // it streams B either way, each thread then only its columns.
+  auto short_ =
+      stepsFor("matmul_wide", "op1", cpu(16, 128, 48 << 10, 4 << 10), 2);
+  ASSERT_FALSE(short_.empty());
+  EXPECT_EQ(short_[0].params, (Sizes{0, 32, 0}));
   // B fits a 1 MiB L2: each thread reads it from memory once either way.
   auto fits = stepsFor("matmul_wide", "op1", avx512(), 2);
   ASSERT_FALSE(fits.empty());

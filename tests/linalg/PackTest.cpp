@@ -132,6 +132,21 @@ TEST(Pack, HeuristicPacksDeepTilesOfRowsAPageApart) {
   EXPECT_EQ(shallow.find("pack"), std::string::npos) << shallow;
 }
 
+TEST(Pack, ThreadsSplittingBsColumnsStillPackRowsAPageApart) {
+  // linear_wide (64 x 1024 x 1024 f32): at two threads each takes 512 of
+  // B's columns, whose rows still lie 4 KiB apart in memory.
+  auto program = loadFixture("linear_wide");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  HeuristicOptions options;
+  options.target = cpu(16, 32);
+  options.target.pageBytes = 4096;
+  options.threads = 2;
+  options.extraTransformations = {"pack"};
+  std::string schedule = heuristicSchedule(*program, options).str();
+  EXPECT_EQ(schedule.rfind("op1: parallelize(0,512,0) pack(8,32,1)", 0), 0u)
+      << schedule;
+}
+
 TEST(Pack, HeuristicPackedScheduleMeasuresCorrectAtOneAndTwoThreads) {
   auto program = loadFixture("matmul_transpose_b");
   ASSERT_TRUE(program.ok()) << program.error().message;

@@ -201,6 +201,29 @@ TEST(Promote, HeuristicCopiesBlocksOfBThatAreNotWholeRows) {
             0u);
 }
 
+TEST(Promote, ThreadsThatSplitBsColumnsCopyBlocksOfTheirOwnColumns) {
+  // matmul_wide (16 x 64 x 32) at two threads: each takes 32 of B's 64
+  // columns. A 512-byte L1 makes kc 8 and a 4 KiB L2 makes nc 32, the
+  // thread's whole part: still not whole rows of B, so it is copied.
+  measure::CpuTarget tiny = cpu(4, 4);
+  tiny.l1dBytes = 512;
+  tiny.l2Bytes = 4 << 10;
+  auto program = loadFixture("matmul_wide");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  HeuristicOptions options;
+  options.target = tiny;
+  options.threads = 2;
+  options.extraTransformations = {"promote"};
+  Schedule schedule = heuristicSchedule(*program, options);
+  EXPECT_EQ(
+      schedule.str().rfind("op1: parallelize(0,32,0) tile(0,0,8) promote", 0),
+      0u)
+      << schedule.str();
+  auto measured = measureSchedule(*program, schedule, quickMeasureOptions(2));
+  ASSERT_TRUE(measured.ok()) << measured.error().message;
+  EXPECT_TRUE(measured->correct) << schedule.str();
+}
+
 TEST(Promote, HeuristicPromotedContractionsMeasureCorrectAtOneAndTwoThreads) {
   // Caches small enough that 16-column blocks of B are not whole rows, and
   // register tiles of one row, so that even a thread's 16 rows of A are 16

@@ -10,8 +10,9 @@ namespace rlopt::linalg {
 
 struct HeuristicOptions {
   /// When > 1, one parallel loop is split among the threads: the outermost,
-  /// or for a contraction the one that leaves each thread least to read
-  /// whole (B's columns when A has fewer rows).
+  /// or, for a contraction whose threads would each read more than their L2
+  /// whole there, the one that leaves them least to read (B's columns when
+  /// A has fewer rows).
   int threads = 1;
   TransformLimits limits;
   /// The CPU the tiles are sized for: register tiles by its vector unit,
@@ -27,8 +28,8 @@ struct HeuristicOptions {
 /// op class, a cache tile and a register tile that divide the loops (sized
 /// for the target's vector registers and caches), then
 /// vectorize (2-D convolutions via their 1-D decomposition, NCHW ones via
-/// img2col, long row reductions after split_reduction), and with threads a
-/// parallel outer loop. Every step passes the
+/// img2col, long row reductions after split_reduction), and with threads
+/// one parallel loop (see HeuristicOptions::threads). Every step passes the
 /// same checks the environment's masks use; a step that does not is left out.
 Schedule heuristicSchedule(const Program &program,
                            const HeuristicOptions &options = {});
