@@ -158,12 +158,17 @@ static bool schedulePacked(ScheduleState &state, unsigned index,
   return true;
 }
 
+/// Whether the op still runs the loops the analysis read its accesses and
+/// ranges over; an op rewritten into other loops (img2col's matmul) does not.
+static bool keepsAnalyzedLoops(const OpState &op) {
+  return op.numLoops() == op.info->numLoops();
+}
+
 /// The range of `loop` before the threads cut it: the length in memory of
 /// the rows of an operand it indexes last. An op rewritten into other loops
-/// (img2col's matmul) has only its current ranges.
+/// has only its current ranges.
 static int64_t untiledRange(const OpState &op, unsigned loop) {
-  return op.numLoops() == op.info->numLoops() ? op.info->loopRanges[loop]
-                                              : op.ranges[loop];
+  return keepsAnalyzedLoops(op) ? op.info->loopRanges[loop] : op.ranges[loop];
 }
 
 /// BLIS's loops around the register tile `reg` of an op (batch..., i, j, k):
@@ -278,10 +283,7 @@ static std::optional<unsigned> threadedLoop(const OpState &op, int threads,
       chosen = l;
       break;
     }
-  // An op rewritten into other loops (img2col's matmul) no longer has the
-  // accesses the analysis read.
-  if (!chosen || op.opClass != OpClass::Matmul ||
-      op.numLoops() != op.info->numLoops())
+  if (!chosen || op.opClass != OpClass::Matmul || !keepsAnalyzedLoops(op))
     return chosen;
   int64_t fewest = elementsEachThreadReads(op, *chosen);
   if (fewest * elementBytes(op) <= l2BytesOf(target))
