@@ -597,6 +597,67 @@ static bool promoteFilter(ScheduleState &state, unsigned index,
   return true;
 }
 
+/// An NCHW convolution (loops (n, f, oh, ow, c, kh, kw)) with its filters
+/// packed in blocks of two vectors: the filter is copied once into
+/// [f / 2v][c][kh][kw][2v] and the output is computed in [n][f / 2v][oh][ow]
+/// [2v], so that each step of the reduction reads one contiguous row of
+/// filters and a row of output pixels, as NHWC does. The register tile is a
+/// row of up to `rows` output pixels by the two vectors of filters, 8
+/// channels deep; the window's loops and the output row are tiled to 1,
+/// so the tile folds into a contraction that lowers to FMAs. Measured side
+/// by side against img2col on 31 ResNet and MobileNet layers with at most
+/// twice as many filters as products per output (C x KH x KW): 1.02-3.5x,
+/// the 3 x 3 layers among the most (img2col copies each input element nine
+/// times, computing its source with divisions). The packed layout costs
+/// three copies of the output instead (packed, computed, unpacked), which
+/// the products per output pay for only when they are many against the
+/// filters: with four times as many filters, 1 x 1 layers measured
+/// 0.40-1.18x. False, with `state` as it was, when the filters or output
+/// columns do not divide into such tiles, or a stride or dilation along the
+/// output columns keeps the tile from folding.
+static bool schedulePackedConv(ScheduleState &state, unsigned index,
+                               const HeuristicOptions &options,
+                               std::vector<TransformStep> &steps) {
+  const OpState &op = state.ops[index];
+  const measure::CpuTarget &target = options.target;
+  // (n, f, oh, ow, c, kh, kw)
+  constexpr unsigned filters = 1, columns = 3, channels = 4;
+  if (op.kind != "linalg.conv_2d_nchw_fchw" || op.numLoops() != 7)
+    return false;
+  int64_t lanes = lanesOf(op, target), rows = registerRowsOf(target);
+  int64_t block = 2 * lanes;
+  int64_t width = divisorAtMost(op.ranges[columns], rows);
+  int64_t products = op.ranges[channels] * op.ranges[5] * op.ranges[6];
+  if (width * 2 < rows || op.ranges[filters] > 2 * products)
+    return false;
+  ScheduleState trial = state;
+  std::vector<TransformStep> trialSteps;
+  if (options.threads > 1)
+    if (std::optional<unsigned> l = threadedLoop(op, options.threads, target)) {
+      std::vector<int64_t> sizes(op.numLoops(), 0);
+      sizes[*l] = threadPart(op.ranges[*l], options.threads);
+      tryStep(trial, index, {"parallelize", sizes}, trialSteps);
+    }
+  if (trial.ops[index].ranges[filters] % block != 0)
+    block = lanes;
+  std::vector<int64_t> pack(op.numLoops(), 0);
+  pack[filters] = block;
+  // Packed: (n, f / block, oh, ow, c, kh, kw, block); the block's loop
+  // comes before the reduction loops, so the accumulators stay in
+  // registers across them.
+  std::vector<int64_t> tile = {
+      1, 1, 1, width, 0, divisorAtMost(op.ranges[channels], 8), 1, 1};
+  if (!tryStep(trial, index, {"pack", pack}, trialSteps) ||
+      !tryStep(trial, index, {"interchange", {0, 1, 2, 3, 7, 4, 5, 6}},
+               trialSteps) ||
+      !tryStep(trial, index, {"tile", tile}, trialSteps) ||
+      !tryStep(trial, index, {"vectorize", {}}, trialSteps))
+    return false;
+  state = trial;
+  steps.insert(steps.end(), trialSteps.begin(), trialSteps.end());
+  return true;
+}
+
 /// Windowed ops (conv, depthwise, pooling): tile output row and window row
 /// to 1 so they decompose to 1-D, keep vectors along width and channels.
 /// Channels that no whole vector divides (1089, 536) are peeled, so that the
@@ -862,6 +923,10 @@ Schedule heuristicSchedule(const Program &program,
   for (unsigned index = program.ops.size(); index-- > 0;) {
     std::vector<TransformStep> steps;
     const OpState &op = state.ops[index];
+    if (can.pack && schedulePackedConv(state, index, options, steps)) {
+      schedule.ops.push_back({program.ops[index].id, steps});
+      continue;
+    }
     bool fused = scheduleFusedChain(state, index, options.target, steps);
     // An elementwise op over same-shaped operands streams its elements in
     // one loop, vectors running across row ends.

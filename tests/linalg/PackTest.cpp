@@ -46,12 +46,53 @@ TEST(Pack, RefusesWhatItCannotPack) {
   expectRefused("matmul_transpose_b", "op0: pack(5,16,1)",
                 "the size for loop 0 must divide its range (32)");
   expectRefused("matmul_transpose_b", "op0: pack(1,1,1)", "nothing to pack");
-  expectRefused("conv_nhwc", "op1: pack(0,0,0,16,0,0,0)",
-                "not projected permutations");
+  // The output row slides over the window's rows: a block of it would not
+  // be a block of the input.
+  expectRefused("conv_nchw", "op1: pack(0,0,2,0,0,0,0)",
+                "loop 2 slides over a window and does not pack");
+  expectRefused("conv_nchw",
+                "op1: parallelize(0,0,4,0,0,0,0) pack(0,8,0,0,0,0,0)",
+                "loop 2 slides over a window: pack before parallelizing it");
   TransformLimits fewLoops;
   fewLoops.maxLoops = 5;
   expectRefused("matmul_transpose_b", "op0: pack(8,16,1)",
                 "packing makes 6 loops, above max_loops (5)", fewLoops);
+}
+
+TEST(Pack, ConvolutionTilesFoldIntoContractionsOnlyAlongUnitStrides) {
+  // conv_nchw (n, f, oh, ow, c, kh, kw) = (1, 16, 8, 8, 8, 3, 3), its filters
+  // packed by 8: an inner loop of 8 after the window's loops.
+  ScheduleOutcome packed =
+      applyToFixture("conv_nchw", "op1: pack(0,8,0,0,0,0,0)", 1);
+  ASSERT_EQ(packed.refusal, "");
+  EXPECT_EQ(packed.ranges, (std::vector<int64_t>{1, 2, 8, 8, 8, 3, 3, 8}));
+  // The tile folds into a contraction once at most one loop of each window
+  // is above 1, and that one steps by 1 through the input.
+  std::string interchanged =
+      "op1: pack(0,8,0,0,0,0,0) interchange(0,1,2,3,7,4,5,6) ";
+  expectRefused("conv_nchw", interchanged + "tile(1,1,2,8,0,4,0,1) vectorize",
+                "tile all but one of the window's loops (2, 6) to 1 first");
+  expectRefused("conv_nchw", interchanged + "vectorize",
+                "tile all but one of the window's loops");
+  expectRefused("conv_nchw_stride2",
+                interchanged + "tile(1,1,1,8,0,8,1,1) vectorize",
+                "loop 3 steps by 2 through its window: tile it to 1 first");
+  EXPECT_EQ(applyToFixture("conv_nchw_stride2",
+                           interchanged + "tile(1,1,1,1,0,8,1,1) vectorize", 1)
+                .refusal.find("steps by 2"),
+            std::string::npos);
+  // Folded, the register tile's contraction lowers to FMAs.
+  auto program = loadFixture("conv_nchw");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  auto schedule =
+      parseSchedule(interchanged + "tile(1,1,1,8,0,4,1,1) vectorize");
+  ASSERT_TRUE(schedule.ok());
+  auto applied = applySchedule(*program, *schedule);
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  std::string ir = printed(applied->get());
+  EXPECT_NE(ir.find("tensor<2x8x3x3x8xf32>"), std::string::npos); // filter
+  EXPECT_GE(countOccurrences(ir, "vector.fma"), 8);
+  EXPECT_EQ(countOccurrences(ir, "arith.mulf"), 0);
 }
 
 TEST(Pack, TheRegisterTileLowersToFmasOnContiguousPanels) {
@@ -97,6 +138,16 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("matmul_transpose_b",
                        "op0: parallelize(16,0,0) pack(8,16,1) "
                        "tile(1,3,64,0,0,0) tile(1,1,1,0,0,0) vectorize"),
+        // A convolution's filters packed, its tile folded into a
+        // contraction; with threads each packs its own filters.
+        std::make_pair("conv_nchw", "op1: pack(0,8,0,0,0,0,0) "
+                                    "interchange(0,1,2,3,7,4,5,6) "
+                                    "tile(1,1,1,8,0,4,1,1) vectorize"),
+        std::make_pair("conv_nchw",
+                       "op1: parallelize(0,8,0,0,0,0,0) "
+                       "pack(0,8,0,0,0,0,0) interchange(0,1,2,3,7,4,5,6) "
+                       "tile(1,1,1,4,0,8,1,1) vectorize; op0: tile(1,4,8,8) "
+                       "vectorize"),
         // Threads over the packed op's outer rows.
         std::make_pair("matmul_transpose_b",
                        "op0: pack(8,16,1) parallelize(2,0,0,0,0,0) "
@@ -163,5 +214,54 @@ TEST(Pack, HeuristicPackedScheduleMeasuresCorrectAtOneAndTwoThreads) {
         measureSchedule(*program, schedule, quickMeasureOptions(threads));
     ASSERT_TRUE(measured.ok()) << measured.error().message;
     EXPECT_TRUE(measured->correct) << measured->maxAbsError;
+  }
+}
+
+TEST(Pack, HeuristicPacksTheFiltersOfNchwConvolutionsWithFewOfThem) {
+  // conv_nchw_7x7 (32 filters of 16 x 3 x 3 products): two vectors of
+  // filters by a row of 7 output pixels, 8 channels deep.
+  std::string packed = heuristicText("conv_nchw_7x7", cpu(16, 32), {"pack"});
+  EXPECT_EQ(packed.rfind("op1: pack(0,32,0,0,0,0,0) "
+                         "interchange(0,1,2,3,7,4,5,6) "
+                         "tile(1,1,1,7,0,8,1,1) vectorize",
+                         0),
+            0u)
+      << packed;
+  // 16 filters: one vector of them.
+  EXPECT_EQ(heuristicText("conv_nchw", cpu(16, 32), {"pack"})
+                .rfind("op1: pack(0,16,0,0,0,0,0) ", 0),
+            0u);
+  // img2col instead: 64 filters of 8 products each (the output, copied three
+  // times, would outweigh them), a stride along the output row, or no pack.
+  for (const char *fixture : {"conv_nchw_1x1_wide", "conv_nchw_stride2"})
+    EXPECT_EQ(
+        heuristicText(fixture, cpu(16, 32), {"pack"}).rfind("op1: img2col", 0),
+        0u)
+        << fixture;
+  EXPECT_EQ(
+      heuristicText("conv_nchw_7x7", cpu(16, 32), {}).rfind("op1: img2col", 0),
+      0u);
+}
+
+TEST(Pack, HeuristicPackedConvolutionMeasuresCorrectAtOneAndTwoThreads) {
+  // conv_nchw's 16 filters split by two threads are 8 each, less than a
+  // vector: packed at 1 thread only.
+  for (auto [fixture, most] :
+       {std::pair{"conv_nchw_7x7", 2}, {"conv_nchw", 1}}) {
+    auto program = loadFixture(fixture);
+    ASSERT_TRUE(program.ok()) << program.error().message;
+    for (int threads = 1; threads <= most; ++threads) {
+      HeuristicOptions options;
+      options.threads = threads;
+      options.target = cpu(16, 32);
+      options.extraTransformations = {"pack"};
+      Schedule schedule = heuristicSchedule(*program, options);
+      ASSERT_NE(schedule.str().find("pack("), std::string::npos)
+          << schedule.str();
+      auto measured =
+          measureSchedule(*program, schedule, quickMeasureOptions(threads));
+      ASSERT_TRUE(measured.ok()) << measured.error().message;
+      EXPECT_TRUE(measured->correct) << fixture << " " << schedule.str();
+    }
   }
 }

@@ -29,6 +29,14 @@ struct ForLoop {
   unsigned depth = 0; ///< larger: nested deeper among the op's loops
 };
 
+/// A loop that indexes an input dimension together with other loops (a
+/// convolution's output row with its window row), and its coefficient there
+/// (the stride, or the dilation).
+struct WindowLoop {
+  unsigned loop = 0;
+  int64_t coefficient = 1;
+};
+
 /// One op's loop nest as the schedule so far has left it.
 struct OpState {
   const OpInfo *info = nullptr;
@@ -54,6 +62,11 @@ struct OpState {
   bool peeled = false; ///< the handle holds a main part and remainders
   bool unrolled = false;
   bool stopped = false;
+  /// After pack of a convolution: the loops that index one input dimension
+  /// together (output row and window row). The op is a linalg.generic that
+  /// vectorizes once its unit loops fold away, so all but one loop of each
+  /// group must be tiled to 1 first, and that one must step by 1.
+  std::vector<std::vector<WindowLoop>> windows;
   int fusedInto = -1;       ///< consumer op index after fusion
   bool fusedOpaque = false; ///< fused, with ranges unknown statically
 

@@ -24,7 +24,7 @@ static std::optional<std::string> check(const ScheduleState &state,
   if (identity)
     return std::string("the identity permutation changes nothing");
   if (op.opClass == OpClass::Conv2d || op.opClass == OpClass::Pooling)
-    if (!op.img2col)
+    if (!op.img2col && op.windows.empty())
       return std::string("interchange would generalize the convolution and "
                          "rule out its vectorization; use img2col first");
   return std::nullopt;
@@ -62,6 +62,11 @@ static void emit(ScheduleState &state, unsigned index,
   op.partial = permute(op.partial, perm);
   op.rests = permute(op.rests, perm);
   op.forLoops = permute(op.forLoops, perm);
+  // Loop perm[i] is now loop i.
+  for (std::vector<WindowLoop> &window : op.windows)
+    for (WindowLoop &w : window)
+      w.loop =
+          std::find(perm.begin(), perm.end(), int64_t(w.loop)) - perm.begin();
 }
 
 Transformation interchangeTransformation() {

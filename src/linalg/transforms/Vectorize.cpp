@@ -1,8 +1,10 @@
 // vectorize: turn the op (usually a tile) into vector ops. Partial tiles are
 // vectorized with masks (vector sizes = the tile's upper bounds). 2-D
 // convolutions and poolings are first decomposed to their 1-D form, which
-// needs a 1 x 1 (output row x window row) tile. The script then lowers
-// contractions to FMAs (ScriptWriter).
+// needs a 1 x 1 (output row x window row) tile. A packed convolution (a
+// linalg.generic whose maps add window loops) becomes a contraction once the
+// unit loops of its tile fold away. The script then lowers contractions to
+// FMAs (ScriptWriter).
 #include "rlopt/linalg/Transformation.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -34,15 +36,44 @@ static bool hasProjectedMaps(const OpState &op) {
 }
 
 static bool needsDecomposition(const OpState &op) {
-  return !op.img2col &&
+  return !op.img2col && op.windows.empty() &&
          (op.opClass == OpClass::Conv2d || op.opClass == OpClass::Pooling);
+}
+
+/// Why a packed convolution's tile does not fold into a contraction yet.
+static std::optional<std::string> whyWindowsDoNotFold(const OpState &op) {
+  for (const std::vector<WindowLoop> &window : op.windows) {
+    int wide = 0;
+    std::string loops;
+    for (WindowLoop w : window) {
+      if (op.ranges[w.loop] > 1 && w.coefficient != 1)
+        return "loop " + std::to_string(w.loop) + " steps by " +
+               std::to_string(w.coefficient) +
+               " through its window: tile it to 1 first";
+      wide += op.ranges[w.loop] > 1;
+      loops += (loops.empty() ? "" : ", ") + std::to_string(w.loop);
+    }
+    if (wide > 1)
+      return "tile all but one of the window's loops (" + loops +
+             ") to 1 first, so the packed convolution folds into a "
+             "contraction";
+  }
+  if (op.hasPartialTiles() || op.peeled)
+    return std::string("packed convolution tiles must divide the loops");
+  // Unit loops fold in the loop around the op, not in the whole function.
+  if (op.loopsMade == 0 && !op.parallelized)
+    return std::string("tile the packed convolution first");
+  return std::nullopt;
 }
 
 static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &) {
   const OpState &op = state.ops[index];
-  if (needsDecomposition(op)) {
+  if (!op.windows.empty()) {
+    if (auto why = whyWindowsDoNotFold(op))
+      return why;
+  } else if (needsDecomposition(op)) {
     auto window = windowLoops(op.kind);
     if (window.empty() || op.generalized)
       return op.kind + " cannot be vectorized" +
@@ -89,6 +120,14 @@ static void emit(ScheduleState &state, unsigned index,
         "transform.apply_patterns to " + function +
         " { transform.apply_patterns.scf.for_loop_canonicalization "
         "transform.apply_patterns.canonicalization } : !transform.any_op");
+  }
+  if (!op.windows.empty()) {
+    std::string parent = state.script.fresh(op.info->id + "_parent");
+    state.script.line(parent + " = transform.get_parent_op " + op.handle +
+                      " : (!transform.any_op) -> !transform.any_op");
+    state.script.line("transform.apply_patterns to " + parent +
+                      " { transform.apply_patterns.linalg."
+                      "fold_unit_extent_dims_via_slices } : !transform.any_op");
   }
   if (needsDecomposition(op)) {
     std::string decomposed = state.script.fresh(op.info->id + "_1d");
