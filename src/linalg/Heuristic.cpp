@@ -612,9 +612,9 @@ static bool promoteFilter(ScheduleState &state, unsigned index,
 /// three copies of the output instead (packed, computed, unpacked), which
 /// the products per output pay for only when they are many against the
 /// filters: with four times as many filters, 1 x 1 layers measured
-/// 0.40-1.18x. False, with `state` as it was, when the filters or output
-/// columns do not divide into such tiles, or a stride or dilation along the
-/// output columns keeps the tile from folding.
+/// 0.40-1.18x. False, with `state` as it was, when there are fewer filters
+/// than a vector, the output columns do not divide into such tiles, or a
+/// stride or dilation along them keeps the tile from folding.
 static bool schedulePackedConv(ScheduleState &state, unsigned index,
                                const HeuristicOptions &options,
                                std::vector<TransformStep> &steps) {
@@ -628,7 +628,8 @@ static bool schedulePackedConv(ScheduleState &state, unsigned index,
   int64_t block = 2 * lanes;
   int64_t width = divisorAtMost(op.ranges[columns], rows);
   int64_t products = op.ranges[channels] * op.ranges[5] * op.ranges[6];
-  if (width * 2 < rows || op.ranges[filters] > 2 * products)
+  if (width * 2 < rows || op.ranges[filters] < lanes ||
+      op.ranges[filters] > 2 * products)
     return false;
   ScheduleState trial = state;
   std::vector<TransformStep> trialSteps;
@@ -638,6 +639,8 @@ static bool schedulePackedConv(ScheduleState &state, unsigned index,
       sizes[*l] = threadPart(op.ranges[*l], options.threads);
       tryStep(trial, index, {"parallelize", sizes}, trialSteps);
     }
+  // Filters that no block of two vectors divides are packed by one vector,
+  // the last block padded with zeros (72 filters: 80 computed).
   if (trial.ops[index].ranges[filters] % block != 0)
     block = lanes;
   std::vector<int64_t> pack(op.numLoops(), 0);

@@ -43,8 +43,10 @@ TEST(Pack, EachPackedLoopSplitsIntoOuterBlocksAndAnInnerTile) {
 TEST(Pack, RefusesWhatItCannotPack) {
   expectRefused("matmul_transpose_b", "op0: tile(8,16,32) pack(8,16,1)",
                 "pack must come before every step but parallelize");
-  expectRefused("matmul_transpose_b", "op0: pack(5,16,1)",
-                "the size for loop 0 must divide its range (32)");
+  expectRefused("matmul_transpose_b", "op0: pack(8,16,5)",
+                "the size for reduction loop 2 must divide its range (256)");
+  expectRefused("matmul_transpose_b", "op0: pack(33,16,1)",
+                "the size for loop 0 must lie in 1..32");
   expectRefused("matmul_transpose_b", "op0: pack(1,1,1)", "nothing to pack");
   // The output row slides over the window's rows: a block of it would not
   // be a block of the input.
@@ -148,6 +150,14 @@ INSTANTIATE_TEST_SUITE_P(
                        "pack(0,8,0,0,0,0,0) interchange(0,1,2,3,7,4,5,6) "
                        "tile(1,1,1,4,0,8,1,1) vectorize; op0: tile(1,4,8,8) "
                        "vectorize"),
+        // Blocks that do not divide the parallel loops: the last ones
+        // padded with zeros, their results dropped.
+        std::make_pair("matmul_transpose_b",
+                       "op0: pack(5,12,1) tile(1,1,64,0,0,0) "
+                       "tile(1,1,1,0,0,0) vectorize"),
+        std::make_pair("conv_nchw_7x7", "op1: pack(0,12,0,0,0,0,0) "
+                                        "interchange(0,1,2,3,7,4,5,6) "
+                                        "tile(1,1,1,7,0,8,1,1) vectorize"),
         // Threads over the packed op's outer rows.
         std::make_pair("matmul_transpose_b",
                        "op0: pack(8,16,1) parallelize(2,0,0,0,0,0) "
@@ -227,6 +237,10 @@ TEST(Pack, HeuristicPacksTheFiltersOfNchwConvolutionsWithFewOfThem) {
                          0),
             0u)
       << packed;
+  // 24 filters: blocks of one vector, the last padded.
+  EXPECT_EQ(heuristicText("conv_nchw_24", cpu(16, 32), {"pack"})
+                .rfind("op1: pack(0,16,0,0,0,0,0) ", 0),
+            0u);
   // 16 filters: one vector of them.
   EXPECT_EQ(heuristicText("conv_nchw", cpu(16, 32), {"pack"})
                 .rfind("op1: pack(0,16,0,0,0,0,0) ", 0),
@@ -244,10 +258,10 @@ TEST(Pack, HeuristicPacksTheFiltersOfNchwConvolutionsWithFewOfThem) {
 }
 
 TEST(Pack, HeuristicPackedConvolutionMeasuresCorrectAtOneAndTwoThreads) {
-  // conv_nchw's 16 filters split by two threads are 8 each, less than a
-  // vector: packed at 1 thread only.
+  // conv_nchw's 16 filters split by two threads are 8 each, conv_nchw_24's
+  // 12, less than a vector: packed at 1 thread only.
   for (auto [fixture, most] :
-       {std::pair{"conv_nchw_7x7", 2}, {"conv_nchw", 1}}) {
+       {std::pair{"conv_nchw_7x7", 2}, {"conv_nchw_24", 1}, {"conv_nchw", 1}}) {
     auto program = loadFixture(fixture);
     ASSERT_TRUE(program.ok()) << program.error().message;
     for (int threads = 1; threads <= most; ++threads) {

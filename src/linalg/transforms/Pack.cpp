@@ -70,8 +70,13 @@ static std::optional<std::string> check(const ScheduleState &state,
     if (slidesOverAWindow(maps, l))
       return "loop " + std::to_string(l) +
              " slides over a window and does not pack";
-    if (sizes[l] < 0 || sizes[l] > op.ranges[l] || op.ranges[l] % sizes[l] != 0)
-      return "the size for loop " + std::to_string(l) +
+    if (sizes[l] < 0 || sizes[l] > op.ranges[l])
+      return "the size for loop " + std::to_string(l) + " must lie in 1.." +
+             std::to_string(op.ranges[l]);
+    // The last block of a parallel loop is padded with zeros and its extra
+    // results dropped; padding a reduction would add its zeros in.
+    if (op.ranges[l] % sizes[l] != 0 && op.isReduction[l])
+      return "the size for reduction loop " + std::to_string(l) +
              " must divide its range (" + std::to_string(op.ranges[l]) + ")";
     blocks |= sizes[l] > 1;
   }
@@ -97,6 +102,11 @@ packedDimsByLoop(mlir::AffineMap map, const std::vector<int64_t> &sizes) {
     return *loopOf(map, a) < *loopOf(map, b);
   });
   return dims;
+}
+
+/// Blocks of `size` that cover `range`, the last one padded.
+static int64_t blocksOf(int64_t range, int64_t size) {
+  return (range + size - 1) / size;
 }
 
 /// Whether operand dimension `d` is packed.
@@ -183,7 +193,8 @@ static std::vector<int64_t> expandedShape(const OpState &op,
       shape.push_back(operandShape[d]);
       continue;
     }
-    shape.push_back(sizes[*l] ? op.ranges[*l] / sizes[*l] : op.ranges[*l]);
+    shape.push_back(sizes[*l] ? blocksOf(op.ranges[*l], sizes[*l])
+                              : op.ranges[*l]);
     if (sizes[*l])
       shape.push_back(sizes[*l]);
   }
@@ -323,7 +334,8 @@ static void emit(ScheduleState &state, unsigned index,
   std::vector<int64_t> ranges;
   std::vector<bool> reduction;
   for (unsigned l = 0; l < op.numLoops(); ++l) {
-    ranges.push_back(sizes[l] ? op.ranges[l] / sizes[l] : op.ranges[l]);
+    ranges.push_back(sizes[l] ? blocksOf(op.ranges[l], sizes[l])
+                              : op.ranges[l]);
     reduction.push_back(op.isReduction[l]);
   }
   for (unsigned l = 0; l < op.numLoops(); ++l)
