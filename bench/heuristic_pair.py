@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The heuristic schedules of two rlopt builds, timed side by side.
+
+For each program, both builds print their heuristic schedule; where the two
+differ, the new build times both schedules alternately, `--rounds` times,
+each in its own worker against the naive program, and the ratio of their
+speedups over naive is taken (> 1: the new schedule is faster). Programs
+whose schedules are equal count as 1 in the geomean over all.
+
+    bench/heuristic_pair.py --old OLD_RLOPT --new NEW_RLOPT FILE... \
+        [--rounds 3] [--threads 1]
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+
+from remeasure_side_by_side import measure  # beside this script
+
+
+def heuristic_schedule(rlopt, program, threads):
+    run = subprocess.run(
+        [rlopt, "measure", program, "--heuristic", "--no-cache", "--json",
+         "--repetitions", "1", "--threads", str(threads)],
+        capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"{program}: {run.stderr.strip()}")
+    return json.loads(run.stdout)["schedule"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--old", required=True, help="the reference build")
+    parser.add_argument("--new", required=True, help="the build compared")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+
+    options = ["--threads", str(args.threads)]
+    ratios = []
+    for program in args.files:
+        name = os.path.basename(program)
+        old = heuristic_schedule(args.old, program, args.threads)
+        new = heuristic_schedule(args.new, program, args.threads)
+        if old == new:
+            print(f"{name} same", flush=True)
+            continue
+        rounds = []
+        for round_index in range(args.rounds):
+            order = [old, new] if round_index % 2 == 0 else [new, old]
+            speedup = {s: measure(args.new, program, s, options)["speedup"]
+                       for s in order}
+            rounds.append(speedup[new] / speedup[old])
+        ratios.append(statistics.median(rounds))
+        print(f"{name} new/old {ratios[-1]:.3f} "
+              f"({min(rounds):.3f}-{max(rounds):.3f}) | {new}", flush=True)
+    if ratios:
+        logs = [math.log(r) for r in ratios]
+        print(f"changed {len(ratios)} of {len(args.files)}: geomean "
+              f"{math.exp(sum(logs) / len(logs)):.3f} over the changed, "
+              f"{math.exp(sum(logs) / len(args.files)):.3f} over all; "
+              f"faster by > 5 %: {sum(r > 1.05 for r in ratios)}, "
+              f"slower: {sum(r < 0.95 for r in ratios)}")
+
+
+if __name__ == "__main__":
+    main()
