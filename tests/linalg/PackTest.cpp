@@ -52,6 +52,8 @@ TEST(Pack, RefusesWhatItCannotPack) {
   // be a block of the input.
   expectRefused("conv_nchw", "op1: pack(0,0,2,0,0,0,0)",
                 "loop 2 slides over a window and does not pack");
+  expectRefused("shift_rows", "op0: pack(0,8)",
+                "read neither by one loop nor by a window's sum of loops");
   expectRefused("conv_nchw",
                 "op1: parallelize(0,0,4,0,0,0,0) pack(0,8,0,0,0,0,0)",
                 "loop 2 slides over a window: pack before parallelizing it");

@@ -1,5 +1,6 @@
 // pack(s0, ..., sn-1): data tiling. Loop i is split into an outer loop of
-// range/s_i and an inner loop of s_i (0 = not packed), and every operand is
+// ceil(range/s_i) blocks, the last padded (parallel loops only), and an
+// inner loop of s_i (0 = not packed), and every operand is
 // copied once into a tiled layout whose inner tiles are the s_i blocks, as
 // IREE's data tiling and linalg.mmt4d do. An input's tiles come reduction
 // dimensions first (a k x n panel of B, a k x m panel of A: one row per step
@@ -33,6 +34,25 @@ static std::optional<unsigned> loopOf(mlir::AffineMap map, unsigned d) {
   return std::nullopt;
 }
 
+/// Whether `expr` is a window's sum of loops (oh * stride + kh * dilation):
+/// at least two loops, positive coefficients, no offset and no division.
+static bool isWindowSum(mlir::AffineExpr expr, int &loops) {
+  if (mlir::isa<mlir::AffineDimExpr>(expr)) {
+    ++loops;
+    return true;
+  }
+  auto binary = mlir::dyn_cast<mlir::AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return false;
+  if (expr.getKind() == mlir::AffineExprKind::Add)
+    return isWindowSum(binary.getLHS(), loops) &&
+           isWindowSum(binary.getRHS(), loops);
+  auto scale = mlir::dyn_cast<mlir::AffineConstantExpr>(binary.getRHS());
+  return expr.getKind() == mlir::AffineExprKind::Mul && scale &&
+         scale.getValue() > 0 &&
+         mlir::isa<mlir::AffineDimExpr>(binary.getLHS()) && ++loops > 0;
+}
+
 /// Whether `loop` appears in a sum of loops in any of `maps`.
 static bool slidesOverAWindow(llvm::ArrayRef<mlir::AffineMap> maps,
                               unsigned loop) {
@@ -57,6 +77,15 @@ static std::optional<std::string> check(const ScheduleState &state,
   if (linalgOp.getNumDpsInits() != 1 || linalgOp->getNumResults() != 1)
     return std::string("the op needs exactly one result");
   llvm::SmallVector<mlir::AffineMap> maps = linalgOp.getIndexingMapsArray();
+  for (mlir::AffineMap map : maps)
+    for (unsigned d = 0; d < map.getNumResults(); ++d) {
+      int loops = 0;
+      if (!loopOf(map, d) &&
+          !(isWindowSum(map.getResult(d), loops) && loops >= 2))
+        return std::string("an operand dimension is read neither by one loop "
+                           "nor by a window's sum of loops (an offset, a "
+                           "scale or a division)");
+    }
   // A window's extent in the operand is read from its type, whole.
   for (unsigned l = 0; l < op.numLoops(); ++l)
     if (slidesOverAWindow(maps, l) && op.ranges[l] != op.info->loopRanges[l])
@@ -357,7 +386,7 @@ static void emit(ScheduleState &state, unsigned index,
   for (const AccessMatrix &load : op.info->loads)
     for (const std::vector<int64_t> &dim : load) {
       std::vector<WindowLoop> window;
-      for (unsigned l = 0; l < dim.size(); ++l)
+      for (unsigned l = 0; l + 1 < dim.size(); ++l) // the last: the offset
         if (dim[l] != 0)
           window.push_back({l, dim[l]});
       if (window.size() > 1)
