@@ -128,6 +128,27 @@ std::vector<int64_t> tiledRanges(const OpState &op,
   return ranges;
 }
 
+std::vector<std::vector<WindowLoop>> analyzedWindows(const OpInfo &info) {
+  std::vector<std::vector<WindowLoop>> windows;
+  for (const AccessMatrix &load : info.loads)
+    for (const std::vector<int64_t> &dim : load) {
+      std::vector<WindowLoop> window;
+      for (unsigned l = 0; l + 1 < dim.size(); ++l) // the last: the offset
+        if (dim[l] != 0)
+          window.push_back({l, dim[l]});
+      if (window.size() > 1)
+        windows.push_back(window);
+    }
+  return windows;
+}
+
+bool inWindow(const std::vector<std::vector<WindowLoop>> &windows,
+              unsigned loop) {
+  return llvm::any_of(windows, [&](const std::vector<WindowLoop> &window) {
+    return llvm::any_of(window, [&](WindowLoop w) { return w.loop == loop; });
+  });
+}
+
 void forgetForLoops(OpState &op) { op.forLoops.assign(op.ranges.size(), {}); }
 
 void recordTiling(OpState &op, const std::vector<int64_t> &sizes,

@@ -37,6 +37,13 @@ struct WindowLoop {
   int64_t coefficient = 1;
 };
 
+/// The analysed op's windows: for each input dimension read by a sum of
+/// loops, those loops and their coefficients.
+std::vector<std::vector<WindowLoop>> analyzedWindows(const OpInfo &info);
+/// Whether `loop` belongs to one of `windows`.
+bool inWindow(const std::vector<std::vector<WindowLoop>> &windows,
+              unsigned loop);
+
 /// One op's loop nest as the schedule so far has left it.
 struct OpState {
   const OpInfo *info = nullptr;

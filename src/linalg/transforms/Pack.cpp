@@ -53,16 +53,6 @@ static bool isWindowSum(mlir::AffineExpr expr, int &loops) {
          mlir::isa<mlir::AffineDimExpr>(binary.getLHS()) && ++loops > 0;
 }
 
-/// Whether `loop` appears in a sum of loops in any of `maps`.
-static bool slidesOverAWindow(llvm::ArrayRef<mlir::AffineMap> maps,
-                              unsigned loop) {
-  for (mlir::AffineMap map : maps)
-    for (unsigned d = 0; d < map.getNumResults(); ++d)
-      if (!loopOf(map, d) && map.getResult(d).isFunctionOfDim(loop))
-        return true;
-  return false;
-}
-
 static std::optional<std::string> check(const ScheduleState &state,
                                         unsigned index,
                                         const std::vector<int64_t> &sizes) {
@@ -87,8 +77,9 @@ static std::optional<std::string> check(const ScheduleState &state,
                            "scale or a division)");
     }
   // A window's extent in the operand is read from its type, whole.
+  std::vector<std::vector<WindowLoop>> windows = analyzedWindows(*op.info);
   for (unsigned l = 0; l < op.numLoops(); ++l)
-    if (slidesOverAWindow(maps, l) && op.ranges[l] != op.info->loopRanges[l])
+    if (inWindow(windows, l) && op.ranges[l] != op.info->loopRanges[l])
       return "loop " + std::to_string(l) +
              " slides over a window: pack before parallelizing it";
   bool blocks = false;
@@ -96,7 +87,7 @@ static std::optional<std::string> check(const ScheduleState &state,
     if (sizes[l] == 0)
       continue;
     // A packed loop must read whole operand dimensions.
-    if (slidesOverAWindow(maps, l))
+    if (inWindow(windows, l))
       return "loop " + std::to_string(l) +
              " slides over a window and does not pack";
     if (sizes[l] < 0 || sizes[l] > op.ranges[l])
@@ -377,21 +368,12 @@ static void emit(ScheduleState &state, unsigned index,
   op.partial.assign(ranges.size(), false);
   op.rests.assign(ranges.size(), 0);
   forgetForLoops(op);
+  // The outer loops keep their places, so a window's loops stay its loops.
+  op.windows = analyzedWindows(*op.info);
   // The register tile's vectors have the outer loops' unit dimensions in
   // front; the contraction lowers to FMAs only without them. A convolution
   // folds its unit loops away before it vectorizes instead, and casting
   // away unit dimensions there measured 2.7x slower.
-  // The outer loops keep their places, so a window's loops stay its loops.
-  op.windows.clear();
-  for (const AccessMatrix &load : op.info->loads)
-    for (const std::vector<int64_t> &dim : load) {
-      std::vector<WindowLoop> window;
-      for (unsigned l = 0; l + 1 < dim.size(); ++l) // the last: the offset
-        if (dim[l] != 0)
-          window.push_back({l, dim[l]});
-      if (window.size() > 1)
-        op.windows.push_back(window);
-    }
   if (op.windows.empty())
     state.dropLeadingUnitDims = true;
 }

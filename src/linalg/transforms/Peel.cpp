@@ -14,19 +14,9 @@ namespace rlopt::linalg {
 /// convolution's output row and window row): splitting it would cut the
 /// window's slices of the input, which the split does not do.
 static bool slidesOverAWindow(const OpState &op, unsigned loop) {
-  if (!op.windows.empty()) // packed: the loops are no longer the analysed ones
-    return llvm::any_of(op.windows, [&](const std::vector<WindowLoop> &w) {
-      return llvm::any_of(w, [&](WindowLoop l) { return l.loop == loop; });
-    });
-  for (const AccessMatrix &load : op.info->loads)
-    for (const std::vector<int64_t> &dim : load) {
-      if (dim[loop] == 0)
-        continue;
-      for (unsigned other = 0; other < op.info->numLoops(); ++other)
-        if (other != loop && dim[other] != 0)
-          return true;
-    }
-  return false;
+  // A packed op's loops are no longer the analysed ones; it keeps its own.
+  return inWindow(op.windows.empty() ? analyzedWindows(*op.info) : op.windows,
+                  loop);
 }
 
 static std::optional<std::string> check(const ScheduleState &state,
