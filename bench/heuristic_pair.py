@@ -16,11 +16,24 @@ import math
 import os
 import statistics
 import subprocess
+import tempfile
 
 from remeasure_side_by_side import measure  # beside this script
 
 
 def heuristic_schedule(rlopt, program, threads):
+    """The build's heuristic schedule for the program: written by `rlopt
+    apply --heuristic` without running anything, or, from a build older
+    than that option, read from a one-repetition `rlopt measure`."""
+    with tempfile.TemporaryDirectory() as scratch:
+        written = os.path.join(scratch, "schedule")
+        run = subprocess.run(
+            [rlopt, "apply", program, "--heuristic", "--threads",
+             str(threads), "-o", os.devnull, "--emit-schedule", written],
+            capture_output=True, text=True)
+        if run.returncode == 0:
+            with open(written) as f:
+                return f.read().strip()
     run = subprocess.run(
         [rlopt, "measure", program, "--heuristic", "--no-cache", "--json",
          "--repetitions", "1", "--threads", str(threads)],

@@ -597,6 +597,20 @@ static bool promoteFilter(ScheduleState &state, unsigned index,
   return true;
 }
 
+/// Whether img2col beats packing an NCHW convolution's filters (loops (n,
+/// f, oh, ow, c, kh, kw)) on what each copies per call. img2col copies the
+/// image once per product (N x OH x OW x C x KH x KW), packing copies the
+/// filter (F x C x KH x KW): with at least as many filters as output
+/// pixels, the image's copy is the smaller one. img2col then wins where its
+/// matmul, vectorized along the pixels of an image, runs whole vectors with
+/// no rest to peel: 8 x 8 and 12 x 12 outputs of 150-600 filters measured
+/// 0.32-0.71x packed. With a rest (7 x 7: 48 + 1 pixels) packing still won
+/// more often than not, up to 2x.
+static bool img2colCopiesLess(const OpState &op, int64_t lanes) {
+  int64_t imagePixels = op.ranges[2] * op.ranges[3];
+  return imagePixels % lanes == 0 && op.ranges[1] >= op.ranges[0] * imagePixels;
+}
+
 /// An NCHW convolution (loops (n, f, oh, ow, c, kh, kw)) with its filters
 /// packed in blocks of two vectors (one, the last padded, when two do not
 /// divide them): the filter is copied once into [f / 2v][c][kh][kw][2v] and
@@ -613,9 +627,10 @@ static bool promoteFilter(ScheduleState &state, unsigned index,
 /// stays within at most as many filters as products per output (C x KH x
 /// KW; 1.2-3.5x on the 3 x 3 layers, 0.13-0.68x on 1 x 1 layers with more
 /// filters) and rows of at least five-eighths of a register tile (rows of 4
-/// pixels measured 0.13-0.58x). False, with `state` as it was, where these
-/// do not hold, with fewer filters than a vector, or where a stride or
-/// dilation along the output row keeps the tile from folding.
+/// pixels measured 0.13-0.58x), and not where img2col copies less. False,
+/// with `state` as it was, where these do not hold, with fewer filters than a
+/// vector, or where a stride or dilation along the output row keeps the tile
+/// from folding.
 static bool schedulePackedConv(ScheduleState &state, unsigned index,
                                const HeuristicOptions &options,
                                std::vector<TransformStep> &steps) {
@@ -630,7 +645,7 @@ static bool schedulePackedConv(ScheduleState &state, unsigned index,
   int64_t width = divisorAtMost(op.ranges[columns], rows);
   int64_t products = op.ranges[channels] * op.ranges[5] * op.ranges[6];
   if (width * 8 < rows * 5 || op.ranges[filters] < lanes ||
-      op.ranges[filters] > products)
+      op.ranges[filters] > products || img2colCopiesLess(op, lanes))
     return false;
   ScheduleState trial = state;
   std::vector<TransformStep> trialSteps;

@@ -248,8 +248,11 @@ TEST(Pack, HeuristicPacksTheFiltersOfNchwConvolutionsWithFewOfThem) {
                 .rfind("op1: pack(0,16,0,0,0,0,0) ", 0),
             0u);
   // img2col instead: 64 filters of 8 products each (the output, copied three
-  // times, would outweigh them), a stride along the output row, or no pack.
-  for (const char *fixture : {"conv_nchw_1x1_wide", "conv_nchw_stride2"})
+  // times, would outweigh them), a stride along the output row, more
+  // filters than pixels in whole vectors (96 filters, 8 x 8 pixels: the
+  // image's copy is the smaller one), or no pack.
+  for (const char *fixture :
+       {"conv_nchw_1x1_wide", "conv_nchw_stride2", "conv_nchw_8x8_many"})
     EXPECT_EQ(
         heuristicText(fixture, cpu(16, 32), {"pack"}).rfind("op1: img2col", 0),
         0u)

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <regex>
 
 using namespace rlopt::tool::testing;
@@ -232,4 +233,34 @@ TEST(MeasureCliTest, TimesAHandWrittenTransformScriptUncached) {
                                scratch.path());
   EXPECT_EQ(missing.exitCode, 2);
   EXPECT_NE(missing.err.find("nowhere.mlir"), std::string::npos) << missing.err;
+}
+
+TEST(ApplyCliTest, HeuristicScheduleIsTheOneMeasureTimes) {
+  ScratchDir scratch;
+  std::string written = (scratch / "schedule.txt").string();
+  RunResult applied =
+      runRlopt({"apply", fixturePath("matmul"), "--heuristic", "-o",
+                (scratch / "out.mlir").string(), "--emit-schedule", written},
+               scratch.path());
+  ASSERT_EQ(applied.exitCode, 0) << applied.err;
+  RunResult measured =
+      runRlopt({"measure", fixturePath("matmul"), "--heuristic", "--no-cache",
+                "--json", "--repetitions", "1"},
+               scratch.path());
+  ASSERT_EQ(measured.exitCode, 0) << measured.err;
+  EXPECT_EQ(readFile(written),
+            parseJson(measured)["schedule"].get<std::string>() + "\n");
+  EXPECT_NE(readFile(scratch / "out.mlir").find("vector."), std::string::npos);
+
+  // Exactly one source of schedule, and --threads only sizes the heuristic's.
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"apply", fixturePath("matmul")},
+        {"apply", fixturePath("matmul"), "--heuristic", "--schedule",
+         "op1: stop"},
+        {"apply", fixturePath("matmul"), "--schedule", "op1: stop", "--threads",
+         "2"}}) {
+    RunResult bad = runRlopt(args, scratch.path());
+    EXPECT_EQ(bad.exitCode, 2) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  }
 }

@@ -1,10 +1,12 @@
-// rlopt apply FILE --schedule S [-o OUT] [--emit-transform T]
+// rlopt apply FILE (--schedule S | --heuristic [--threads N]) [-o OUT]
+//             [--emit-transform T] [--emit-schedule S]
 #include "Args.h"
 #include "Commands.h"
 #include "rlopt/core/File.h"
 
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Heuristic.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -13,13 +15,23 @@
 namespace rlopt::tool {
 
 int runApply(int argc, char **argv) {
-  Args args({"schedule", "output", "emit-transform"}, {});
+  Args args(
+      {"schedule", "output", "emit-transform", "emit-schedule", "threads"},
+      {"heuristic"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("apply: " + *error);
   if (args.positional().size() != 1)
     return fail("apply: expected one FILE");
-  if (!args.has("schedule"))
-    return fail("apply: --schedule is required");
+  if (args.has("schedule") == args.has("heuristic"))
+    return fail("apply: give one of --schedule and --heuristic");
+  if (args.has("threads") && !args.has("heuristic"))
+    return fail("apply: --threads sizes the heuristic's schedule; it needs "
+                "--heuristic");
+  std::string error;
+  linalg::HeuristicOptions heuristic;
+  heuristic.threads = args.getInt("threads", 1, 1, 1024, error);
+  if (!error.empty())
+    return fail("apply: " + error);
   auto schedule = linalg::parseSchedule(args.get("schedule"));
   if (!schedule)
     return fail(schedule.error().message);
@@ -27,6 +39,8 @@ int runApply(int argc, char **argv) {
   auto program = linalg::loadProgram(*context, args.positional()[0]);
   if (!program)
     return fail(program.error().message);
+  if (args.has("heuristic"))
+    *schedule = linalg::heuristicSchedule(*program, heuristic);
   auto script = linalg::buildTransformScript(*program, *schedule);
   if (!script)
     return fail(program->path + ": " + script.error().message);
@@ -39,6 +53,11 @@ int runApply(int argc, char **argv) {
   result->print(os);
   if (args.has("emit-transform"))
     if (Status s = writeFileAtomically(args.get("emit-transform"), *script); !s)
+      return fail(s.error().message);
+  if (args.has("emit-schedule"))
+    if (Status s = writeFileAtomically(args.get("emit-schedule"),
+                                       schedule->str() + "\n");
+        !s)
       return fail(s.error().message);
   if (args.has("output")) {
     if (Status s = writeFileAtomically(args.get("output"), ir); !s)

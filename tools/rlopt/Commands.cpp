@@ -62,7 +62,9 @@ const CommandGroup kCostModel = {
 // The Linalg verbs, run as `rlopt linalg VERB` or, as before, `rlopt VERB`.
 const std::vector<Command> kLinalgCommands = {
     {"inspect", "FILE [--json]", "list ops and their features", runInspect},
-    {"apply", "FILE --schedule S [-o OUT] [--emit-transform T]",
+    {"apply",
+     "FILE (--schedule S | --heuristic [--threads N]) [-o OUT]\n"
+     "[--emit-transform T] [--emit-schedule S]",
      "apply a schedule, write the IR", runApply},
     {"measure",
      "FILE [--schedule S | --heuristic | --transform T] [--threads N] "
