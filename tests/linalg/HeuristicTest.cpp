@@ -156,6 +156,37 @@ TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {
   EXPECT_EQ(names.back(), "vectorize");
 }
 
+TEST(Heuristic, NchwConvolutionWithFewProductsRunsDirectlyWithItsFillFused) {
+  // A 1 x 1 window over 16 channels, rows of 32 pixels: two vectors of 16
+  // lanes. Each output row of 8 filters is zeroed and accumulated in one
+  // step of the fused loop, a vector of a row at a time.
+  auto steps = stepsFor("conv_nchw_1x1_rows32", "op1", avx512());
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "fuse");
+  EXPECT_EQ(steps[0].params, (Sizes{1, 8, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(steps[1].params, (Sizes{1, 8, 1, 16, 1, 1, 1}));
+  EXPECT_EQ(steps[2].name, "vectorize");
+  auto program = loadFixture("conv_nchw_1x1_rows32");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  for (int threads : {1, 2}) {
+    HeuristicOptions options;
+    options.threads = threads;
+    options.target = avx512();
+    Schedule schedule = heuristicSchedule(*program, options);
+    auto measured =
+        measureSchedule(*program, schedule, quickMeasureOptions(threads));
+    ASSERT_TRUE(measured.ok()) << measured.error().message;
+    EXPECT_TRUE(measured->correct) << schedule.str();
+  }
+  // Rows that no vector divides (14 pixels) or a 3 x 3 window: img2col or
+  // packing as before.
+  for (const char *fixture : {"conv_nchw_7x7", "conv_nchw_1x1_wide"}) {
+    auto other = stepsFor(fixture, "op1", avx512());
+    ASSERT_FALSE(other.empty());
+    EXPECT_NE(other[0].name, "fuse") << fixture;
+  }
+}
+
 TEST(Heuristic, ThreadsSplitBsColumnsWhenEachWouldReadMoreThanItsL2) {
   // Each thread reads whole the inputs that do not index the loop it
   // splits. A square matmul: A's rows, the outermost loop.
