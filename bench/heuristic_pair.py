@@ -34,6 +34,8 @@ def heuristic_schedule(rlopt, program, threads):
         if run.returncode == 0:
             with open(written) as f:
                 return f.read().strip()
+        if "--heuristic" not in run.stderr:
+            raise SystemExit(f"{program}: {run.stderr.strip()}")
     run = subprocess.run(
         [rlopt, "measure", program, "--heuristic", "--no-cache", "--json",
          "--repetitions", "1", "--threads", str(threads)],

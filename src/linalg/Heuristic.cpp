@@ -609,7 +609,7 @@ static bool promoteFilter(ScheduleState &state, unsigned index,
 /// pixels: 1.1-3.2x. With a 3 x 3 window it lost to img2col where the
 /// image has 2 channels (0.53x: each of 18 steps reloads the
 /// accumulators), so windows keep img2col. False, with `state` as it was,
-/// where this does not hold or a stride moves the rows.
+/// where this does not hold or a stride or dilation moves the rows.
 static bool scheduleDirectNchwConv(ScheduleState &state, unsigned index,
                                    const measure::CpuTarget &target,
                                    std::vector<TransformStep> &steps) {

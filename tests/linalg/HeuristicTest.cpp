@@ -164,6 +164,7 @@ TEST(Heuristic, NchwConvolutionWithFewProductsRunsDirectlyWithItsFillFused) {
   ASSERT_EQ(steps.size(), 3u);
   EXPECT_EQ(steps[0].name, "fuse");
   EXPECT_EQ(steps[0].params, (Sizes{1, 8, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(steps[1].name, "tile");
   EXPECT_EQ(steps[1].params, (Sizes{1, 8, 1, 16, 1, 1, 1}));
   EXPECT_EQ(steps[2].name, "vectorize");
   auto program = loadFixture("conv_nchw_1x1_rows32");
@@ -178,11 +179,13 @@ TEST(Heuristic, NchwConvolutionWithFewProductsRunsDirectlyWithItsFillFused) {
     ASSERT_TRUE(measured.ok()) << measured.error().message;
     EXPECT_TRUE(measured->correct) << schedule.str();
   }
-  // Rows that no vector divides (14 pixels) or a 3 x 3 window: img2col or
-  // packing as before.
-  for (const char *fixture : {"conv_nchw_7x7", "conv_nchw_1x1_wide"}) {
+  // Rows that no vector divides (14 pixels), a 3 x 3 window, a stride or
+  // more than 256 channels, each with rows of 32 pixels otherwise: img2col
+  // or packing as before.
+  for (const char *fixture : {"conv_nchw_1x1_wide", "conv_nchw_3x3_rows32",
+                              "conv_nchw_1x1_stride2", "conv_nchw_1x1_deep"}) {
     auto other = stepsFor(fixture, "op1", avx512());
-    ASSERT_FALSE(other.empty());
+    ASSERT_FALSE(other.empty()) << fixture;
     EXPECT_NE(other[0].name, "fuse") << fixture;
   }
 }

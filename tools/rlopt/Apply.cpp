@@ -23,7 +23,7 @@ int runApply(int argc, char **argv) {
   if (args.positional().size() != 1)
     return fail("apply: expected one FILE");
   if (args.has("schedule") == args.has("heuristic"))
-    return fail("apply: give one of --schedule and --heuristic");
+    return fail("apply: give exactly one of --schedule and --heuristic");
   if (args.has("threads") && !args.has("heuristic"))
     return fail("apply: --threads sizes the heuristic's schedule; it needs "
                 "--heuristic");

@@ -27,9 +27,9 @@ struct HeuristicOptions {
 /// A fixed, hand-written schedule a user could write without learning: per
 /// op class, a cache tile and a register tile that divide the loops (sized
 /// for the target's vector registers and caches), then
-/// vectorize (2-D convolutions via their 1-D decomposition, NCHW ones
-/// directly with their fill fused where they have few products per output,
-/// else with their filters packed or via img2col, long row reductions after
+/// vectorize (2-D convolutions via their 1-D decomposition, 1 x 1 NCHW
+/// ones over few channels directly with their fill fused, other NCHW ones
+/// with their filters packed or via img2col, long row reductions after
 /// split_reduction), and with threads
 /// one parallel loop (see HeuristicOptions::threads). Every step passes the
 /// same checks the environment's masks use; a step that does not is left out.
