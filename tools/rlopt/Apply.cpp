@@ -22,8 +22,10 @@ int runApply(int argc, char **argv) {
     return fail("apply: " + *error);
   if (args.positional().size() != 1)
     return fail("apply: expected one FILE");
-  if (args.has("schedule") == args.has("heuristic"))
-    return fail("apply: give exactly one of --schedule and --heuristic");
+  if (!args.has("schedule") && !args.has("heuristic"))
+    return fail("apply: --schedule is required (or --heuristic)");
+  if (args.has("schedule") && args.has("heuristic"))
+    return fail("apply: --schedule and --heuristic exclude each other");
   if (args.has("threads") && !args.has("heuristic"))
     return fail("apply: --threads sizes the heuristic's schedule; it needs "
                 "--heuristic");
