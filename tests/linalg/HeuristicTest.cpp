@@ -167,21 +167,27 @@ TEST(Heuristic, NchwConvolutionWithFewProductsRunsDirectlyWithItsFillFused) {
   EXPECT_EQ(steps[1].name, "tile");
   EXPECT_EQ(steps[1].params, (Sizes{1, 8, 1, 16, 1, 1, 1}));
   EXPECT_EQ(steps[2].name, "vectorize");
-  auto program = loadFixture("conv_nchw_1x1_rows32");
-  ASSERT_TRUE(program.ok()) << program.error().message;
-  for (int threads : {1, 2}) {
-    HeuristicOptions options;
-    options.threads = threads;
-    options.target = avx512();
-    Schedule schedule = heuristicSchedule(*program, options);
-    auto measured =
-        measureSchedule(*program, schedule, quickMeasureOptions(threads));
-    ASSERT_TRUE(measured.ok()) << measured.error().message;
-    EXPECT_TRUE(measured->correct) << schedule.str();
+  // Rows of 40 pixels: half vectors, 8 lanes.
+  auto half = stepsFor("conv_nchw_1x1_rows40", "op1", avx512());
+  ASSERT_EQ(half.size(), 3u);
+  EXPECT_EQ(half[1].params, (Sizes{1, 8, 1, 8, 1, 1, 1}));
+  for (const char *fixture : {"conv_nchw_1x1_rows32", "conv_nchw_1x1_rows40"}) {
+    auto program = loadFixture(fixture);
+    ASSERT_TRUE(program.ok()) << program.error().message;
+    for (int threads : {1, 2}) {
+      HeuristicOptions options;
+      options.threads = threads;
+      options.target = avx512();
+      Schedule schedule = heuristicSchedule(*program, options);
+      auto measured =
+          measureSchedule(*program, schedule, quickMeasureOptions(threads));
+      ASSERT_TRUE(measured.ok()) << measured.error().message;
+      EXPECT_TRUE(measured->correct) << fixture << " " << schedule.str();
+    }
   }
-  // Rows that no vector divides (14 pixels), a 3 x 3 window, a stride or
-  // more than 256 channels, each with rows of 32 pixels otherwise: img2col
-  // or packing as before.
+  // Rows of 14 pixels (neither whole vectors nor a long row of half
+  // vectors), a 3 x 3 window, a stride or more than 256 channels, each with
+  // rows of 32 pixels otherwise: img2col or packing as before.
   for (const char *fixture : {"conv_nchw_1x1_wide", "conv_nchw_3x3_rows32",
                               "conv_nchw_1x1_stride2", "conv_nchw_1x1_deep"}) {
     auto other = stepsFor(fixture, "op1", avx512());
