@@ -7,8 +7,12 @@ each in its own worker against the naive program, and the ratio of their
 speedups over naive is taken (> 1: the new schedule is faster). Programs
 whose schedules are equal count as 1 in the geomean over all.
 
+With --codegen, a change to code generation rather than to the heuristic,
+programs whose schedules are equal are timed too, each build compiling its
+own schedule.
+
     bench/heuristic_pair.py --old OLD_RLOPT --new NEW_RLOPT FILE... \
-        [--rounds 3] [--threads 1]
+        [--rounds 3] [--threads 1] [--codegen]
 """
 import argparse
 import json
@@ -52,6 +56,8 @@ def main():
     parser.add_argument("--new", required=True, help="the build compared")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--codegen", action="store_true",
+                        help="also time equal schedules, each by its build")
     args = parser.parse_args()
 
     options = ["--threads", str(args.threads)]
@@ -60,15 +66,22 @@ def main():
         name = os.path.basename(program)
         old = heuristic_schedule(args.old, program, args.threads)
         new = heuristic_schedule(args.new, program, args.threads)
-        if old == new:
+        if old == new and not args.codegen:
             print(f"{name} same", flush=True)
             continue
+        # Each side is (build, schedule): the new build times both
+        # schedules unless code generation itself is compared.
+        sides = {"old": (args.old if args.codegen else args.new, old),
+                 "new": (args.new, new)}
         rounds = []
         for round_index in range(args.rounds):
-            order = [old, new] if round_index % 2 == 0 else [new, old]
-            speedup = {s: measure(args.new, program, s, options)["speedup"]
-                       for s in order}
-            rounds.append(speedup[new] / speedup[old])
+            order = ["old", "new"] if round_index % 2 == 0 else ["new", "old"]
+            speedup = {}
+            for side in order:
+                build, schedule = sides[side]
+                speedup[side] = measure(build, program, schedule,
+                                        options)["speedup"]
+            rounds.append(speedup["new"] / speedup["old"])
         ratios.append(statistics.median(rounds))
         print(f"{name} new/old {ratios[-1]:.3f} "
               f"({min(rounds):.3f}-{max(rounds):.3f}) | {new}", flush=True)

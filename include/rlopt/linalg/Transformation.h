@@ -67,6 +67,10 @@ struct OpState {
   bool img2col = false;
   bool splitReduction = false;
   bool peeled = false; ///< the handle holds a main part and remainders
+  /// The loops peel split, in the order of its splits: the handle holds
+  /// part i, the remainder along peeledLoops[j] where bit j of i is set,
+  /// at position i.
+  std::vector<unsigned> peeledLoops;
   bool unrolled = false;
   bool stopped = false;
   /// After pack of a convolution: the loops that index one input dimension

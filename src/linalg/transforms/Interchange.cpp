@@ -63,10 +63,14 @@ static void emit(ScheduleState &state, unsigned index,
   op.rests = permute(op.rests, perm);
   op.forLoops = permute(op.forLoops, perm);
   // Loop perm[i] is now loop i.
+  auto moved = [&](unsigned loop) -> unsigned {
+    return std::find(perm.begin(), perm.end(), int64_t(loop)) - perm.begin();
+  };
   for (std::vector<WindowLoop> &window : op.windows)
     for (WindowLoop &w : window)
-      w.loop =
-          std::find(perm.begin(), perm.end(), int64_t(w.loop)) - perm.begin();
+      w.loop = moved(w.loop);
+  for (unsigned &loop : op.peeledLoops)
+    loop = moved(loop);
 }
 
 Transformation interchangeTransformation() {

@@ -64,6 +64,7 @@ static void emit(ScheduleState &state, unsigned index,
     state.script.line(both + " = transform.merge_handles " + lower + ", " +
                       upper + " : !transform.any_op");
     op.handle = both;
+    op.peeledLoops.push_back(l);
     // The ranges are the main part's; the remainder is smaller.
     op.rests[l] = op.ranges[l] - main;
     op.ranges[l] = main;
