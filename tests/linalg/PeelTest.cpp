@@ -6,10 +6,12 @@
 #include "rlopt/linalg/Heuristic.h"
 #include "rlopt/linalg/LinalgEnv.h"
 #include "rlopt/linalg/Measurement.h"
+#include "rlopt/measure/MachineInfo.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 
 using namespace rlopt;
 using namespace rlopt::linalg;
@@ -42,7 +44,40 @@ heuristicSteps(std::vector<std::string> extras,
   return {};
 }
 
+/// The `vector_sizes` of each part of a peeled op, in the script's order.
+std::vector<std::string> vectorSizes(const std::string &fixture,
+                                     const std::string &schedule) {
+  std::string script = transformScriptFor(fixture, schedule);
+  std::regex sizes("vectorize %\\w+_part_\\d+ vector_sizes \\[([0-9, ]+)\\]");
+  std::vector<std::string> found;
+  for (auto it = std::sregex_iterator(script.begin(), script.end(), sizes);
+       it != std::sregex_iterator(); ++it)
+    found.push_back((*it)[1]);
+  return found;
+}
+
 } // namespace
+
+TEST(Peel, EachPartVectorizesAtItsOwnTileSizes) {
+  // Rows 200 = 192 + 8 and columns 1000 = 992 + 8: four parts, ordered as
+  // peel's splits left them, none masked beyond its own tile.
+  EXPECT_EQ(vectorSizes("matmul_odd", "op1: peel(64,32,0) tile(16,32,1) "
+                                      "vectorize"),
+            (std::vector<std::string>{"16, 32, 1", "8, 32, 1", "16, 8, 1",
+                                      "8, 8, 1"}));
+  // The peeled column loop moved to the last place by interchange.
+  EXPECT_EQ(vectorSizes("matmul_odd", "op1: peel(0,32,0) interchange(0,2,1) "
+                                      "tile(4,1,32) vectorize"),
+            (std::vector<std::string>{"4, 1, 32", "4, 1, 8"}));
+  // 49 pixels = 32 + 17: a rest across the lanes that is neither whole
+  // registers nor a power of two is rounded up to whole registers.
+  int64_t lanes = measure::hostMachine().target.f32Lanes;
+  int64_t rest = std::min<int64_t>(32, (17 + lanes - 1) / lanes * lanes);
+  EXPECT_EQ(vectorSizes("conv_nchw_7x7",
+                        "op1: img2col peel(0,0,32,0) tile(1,8,32,1) vectorize"),
+            (std::vector<std::string>{
+                "1, 8, 32, 1", "1, 8, " + std::to_string(rest) + ", 1"}));
+}
 
 TEST(Peel, MainPartRangesDivideAndLaterStepsSeeThem) {
   // 1000 columns peeled at 32: the main part has 992, which 32 divides, so
