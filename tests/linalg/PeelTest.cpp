@@ -129,6 +129,10 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("conv_nchw_7x7",
                        "op1: img2col peel(0,0,32,0) tile(1,8,32,1) "
                        "vectorize"),
+        // 48 and a rest of 1, as the heuristic peels them.
+        std::make_pair("conv_nchw_7x7",
+                       "op1: img2col peel(0,0,16,0) tile(1,8,16,1) "
+                       "vectorize"),
         // Window ops: channels and filters split, the remainder's tile made
         // static before the unmasked convolution vectorizer.
         std::make_pair("pool_nhwc_odd",
@@ -154,14 +158,24 @@ TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
 }
 
 TEST(Peel, HeuristicPeelsAConvolutionsPixelsAfterImg2col) {
-  // 7 x 7 = 49 pixels: without peel no vector-wide tile divides them, and
-  // the masked tail tile keeps the accumulators in memory.
-  auto steps = heuristicSteps({"peel"}, "conv_nchw_7x7");
-  ASSERT_GE(steps.size(), 3u);
+  // 9 x 9 = 81 pixels: without peel no vector-wide tile divides them, and
+  // the masked tail tile keeps the accumulators in memory. Two tiles of
+  // two vectors keep the full register tile, and the rest of 17 its own.
+  auto steps = heuristicSteps({"peel"}, "conv_nchw_9x9");
+  ASSERT_GE(steps.size(), 4u);
   EXPECT_EQ(steps[0].name, "img2col");
   EXPECT_EQ(steps[1].name, "peel");
   EXPECT_EQ(steps[1].params, (std::vector<int64_t>{0, 0, 32, 0}));
   EXPECT_EQ(steps.back().name, "vectorize");
+  // 7 x 7 = 49 pixels, one such tile and a rest of 17: one-vector tiles
+  // over 48, and a rest of 1.
+  steps = heuristicSteps({"peel"}, "conv_nchw_7x7");
+  ASSERT_GE(steps.size(), 4u);
+  EXPECT_EQ(steps[1].name, "peel");
+  EXPECT_EQ(steps[1].params, (std::vector<int64_t>{0, 0, 16, 0}));
+  const TransformStep &registerTile = steps[steps.size() - 2];
+  EXPECT_EQ(registerTile.name, "tile");
+  EXPECT_EQ(registerTile.params[2], 16);
 }
 
 TEST(Peel, HeuristicPeelsChannelsNoVectorDivides) {
