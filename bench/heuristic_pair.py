@@ -87,8 +87,9 @@ def main():
               f"({min(rounds):.3f}-{max(rounds):.3f}) | {new}", flush=True)
     if ratios:
         logs = [math.log(r) for r in ratios]
-        print(f"changed {len(ratios)} of {len(args.files)}: geomean "
-              f"{math.exp(sum(logs) / len(logs)):.3f} over the changed, "
+        timed = "timed" if args.codegen else "changed"
+        print(f"{timed} {len(ratios)} of {len(args.files)}: geomean "
+              f"{math.exp(sum(logs) / len(logs)):.3f} over the {timed}, "
               f"{math.exp(sum(logs) / len(args.files)):.3f} over all; "
               f"faster by > 5 %: {sum(r > 1.05 for r in ratios)}, "
               f"slower: {sum(r < 0.95 for r in ratios)}")

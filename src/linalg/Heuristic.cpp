@@ -76,14 +76,6 @@ static bool tryStep(ScheduleState &state, unsigned index,
   return true;
 }
 
-/// Bytes of one element of the op's result (f32 or f64).
-static int64_t elementBytes(const OpState &op) {
-  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
-  mlir::Type type = linalgOp.getDpsInits()[0].getType();
-  auto shaped = mlir::cast<mlir::ShapedType>(type);
-  return std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
-}
-
 /// The target's L2 per core; when the host does not say, 1 MiB, the middle
 /// of what recent x86 cores have (256 KiB to 2 MiB).
 static long l2BytesOf(const measure::CpuTarget &target) {
@@ -398,8 +390,9 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   // the bulk keeps the full register tile. Where the columns are one such
   // tile and a rest of more than a vector (49 pixels = 32 + 17), that rest
   // is a third of the columns and runs in a masked tile: one-vector tiles
-  // then leave a rest under a vector instead (48 + 1). With two tiles or more before the
-  // rest (81, 121 pixels) that measured 0.82-1.16x, so they keep theirs.
+  // then leave a rest under a vector instead (48 + 1). With two tiles or more
+  // before the rest (81, 121 pixels) that measured 0.82-1.16x, so they keep
+  // theirs.
   if (can.peel && !parallel.empty() && op.ranges[inner] > cols &&
       vectorDivisor(op.ranges[inner], cols, lanes) < cols) {
     std::vector<int64_t> peel(n, 0);

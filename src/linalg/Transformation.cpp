@@ -149,6 +149,13 @@ bool inWindow(const std::vector<std::vector<WindowLoop>> &windows,
   });
 }
 
+int64_t elementBytes(const OpState &op) {
+  auto linalgOp = mlir::cast<mlir::linalg::LinalgOp>(op.info->op);
+  mlir::Type type = linalgOp.getDpsInits()[0].getType();
+  auto shaped = mlir::cast<mlir::ShapedType>(type);
+  return std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
+}
+
 void forgetForLoops(OpState &op) { op.forLoops.assign(op.ranges.size(), {}); }
 
 void recordTiling(OpState &op, const std::vector<int64_t> &sizes,

@@ -65,10 +65,14 @@ TEST(Peel, EachPartVectorizesAtItsOwnTileSizes) {
                                       "vectorize"),
             (std::vector<std::string>{"16, 32, 1", "8, 32, 1", "16, 8, 1",
                                       "8, 8, 1"}));
-  // The peeled column loop moved to the last place by interchange.
+  // The peeled column loop moved by interchange: to the last place, and
+  // to the first by a rotation of the three loops.
   EXPECT_EQ(vectorSizes("matmul_odd", "op1: peel(0,32,0) interchange(0,2,1) "
                                       "tile(4,1,32) vectorize"),
             (std::vector<std::string>{"4, 1, 32", "4, 1, 8"}));
+  EXPECT_EQ(vectorSizes("matmul_odd", "op1: peel(0,32,0) interchange(1,2,0) "
+                                      "tile(32,1,4) vectorize"),
+            (std::vector<std::string>{"32, 1, 4", "8, 1, 4"}));
   // 49 pixels = 32 + 17: a rest across the lanes that is neither whole
   // registers nor a power of two is rounded up to whole registers.
   int64_t lanes = measure::hostMachine().target.f32Lanes;

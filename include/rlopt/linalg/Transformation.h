@@ -201,6 +201,8 @@ void recordTiling(OpState &op, const std::vector<int64_t> &sizes,
                   const std::string &forLoops = "");
 /// Forgets the op's scf.for loops: a step changed what its loops are.
 void forgetForLoops(OpState &op);
+/// Bytes of one element of the op's result (4 for f32, 8 for f64).
+int64_t elementBytes(const OpState &op);
 std::optional<std::string> checkTileSizes(const OpState &op,
                                           const std::vector<int64_t> &sizes);
 /// The producers `fuse` moves into op `index`'s loop, consumers first.

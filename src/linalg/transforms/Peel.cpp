@@ -1,8 +1,9 @@
 // peel(s0, ..., sn-1): split loop i at the largest multiple of s_i (0 =
 // leave it), so that the op becomes a main part whose loop divides by s_i
 // and a small remainder. Both parts take the op's later steps; tiles of the
-// main part are then full and vectorize without masks, and only the
-// remainder is masked. What a size without a good divisor needs (a row of
+// main part are then full and vectorize without masks, and the remainder
+// vectorizes at its own sizes (masked only where they are rounded up to
+// whole registers). What a size without a good divisor needs (a row of
 // 1000 tiled by 32 runs 992 columns unmasked). A convolution or pooling
 // splits along its channels and filters, not along a loop that slides over
 // its window; vectorize then makes its rest static instead of masking it.
