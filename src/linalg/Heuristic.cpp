@@ -87,11 +87,6 @@ static long l1BytesOf(const measure::CpuTarget &target) {
   return target.l1dBytes > 0 ? target.l1dBytes : 32L << 10;
 }
 
-/// Elements of the op's type in one vector register of the target.
-static int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
-  return std::max<int64_t>(1, target.f32Lanes * 4 / elementBytes(op));
-}
-
 /// Rows of a contraction's register tile: its accumulators, rows x two
 /// vectors, take half the vector registers.
 static int64_t registerRowsOf(const measure::CpuTarget &target) {

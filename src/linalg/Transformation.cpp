@@ -1,4 +1,5 @@
 #include "rlopt/linalg/Transformation.h"
+#include "rlopt/measure/MachineInfo.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -154,6 +155,10 @@ int64_t elementBytes(const OpState &op) {
   mlir::Type type = linalgOp.getDpsInits()[0].getType();
   auto shaped = mlir::cast<mlir::ShapedType>(type);
   return std::max<int64_t>(1, shaped.getElementTypeBitWidth() / 8);
+}
+
+int64_t lanesOf(const OpState &op, const measure::CpuTarget &target) {
+  return std::max<int64_t>(1, target.f32Lanes * 4 / elementBytes(op));
 }
 
 void forgetForLoops(OpState &op) { op.forLoops.assign(op.ranges.size(), {}); }

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace rlopt::measure {
+struct CpuTarget;
+}
+
 namespace rlopt::linalg {
 
 /// Limits every transformation respects; from the environment config.
@@ -203,6 +207,8 @@ void recordTiling(OpState &op, const std::vector<int64_t> &sizes,
 void forgetForLoops(OpState &op);
 /// Bytes of one element of the op's result (4 for f32, 8 for f64).
 int64_t elementBytes(const OpState &op);
+/// Elements of the op's type in one vector register of the target.
+int64_t lanesOf(const OpState &op, const measure::CpuTarget &target);
 std::optional<std::string> checkTileSizes(const OpState &op,
                                           const std::vector<int64_t> &sizes);
 /// The producers `fuse` moves into op `index`'s loop, consumers first.

@@ -90,8 +90,7 @@ static std::vector<std::vector<int64_t>> peeledPartSizes(const OpState &op) {
   for (unsigned l = 0; l < op.numLoops(); ++l)
     if (!op.isReduction[l])
       laneLoop = l;
-  int64_t lanes = std::max<int64_t>(1, measure::hostMachine().target.f32Lanes *
-                                           4 / elementBytes(op));
+  int64_t lanes = lanesOf(op, measure::hostMachine().target);
   std::vector<std::vector<int64_t>> parts;
   for (unsigned part = 0; part < (1u << op.peeledLoops.size()); ++part) {
     std::vector<int64_t> sizes = op.ranges;
@@ -183,17 +182,14 @@ static void emit(ScheduleState &state, unsigned index,
   std::vector<std::string> parts = {op.handle};
   std::vector<std::vector<int64_t>> partSizes = {op.ranges};
   bool masked = op.hasPartialTiles() || (op.peeled && !staticRest);
-  if (op.peeled && !staticRest) {
+  if (op.peeled && !staticRest) { // peel split at least one loop: 2+ parts
     partSizes = peeledPartSizes(op);
     parts.clear();
     for (size_t i = 0; i < partSizes.size(); ++i)
       parts.push_back(state.script.fresh(op.info->id + "_part"));
-    if (parts.size() == 1)
-      parts[0] = op.handle;
-    else
-      state.script.line(llvm::join(parts, ", ") + " = transform.split_handle " +
-                        op.handle + " : (!transform.any_op) -> " +
-                        ScriptWriter::anyOps(parts.size()));
+    state.script.line(llvm::join(parts, ", ") + " = transform.split_handle " +
+                      op.handle + " : (!transform.any_op) -> " +
+                      ScriptWriter::anyOps(parts.size()));
   }
   // A split reduction tiled to one step of its outer loop reduces over a
   // unit dimension: canonicalizing it away at once, in the loop around it
