@@ -122,6 +122,15 @@ Result<Config> checkedFromJson(const nlohmann::json &json,
   return config;
 }
 
+/// Defines `Config::toJson` and `Config::fromJson` (checkedFromJson) from
+/// the free `visitFields` and `checkFields` of the config's source file.
+#define RLOPT_CONFIG_JSON_FROM_FIELDS(Config)                                  \
+  nlohmann::json Config::toJson() const { return fieldsToJson(*this); }        \
+  Result<Config> Config::fromJson(const nlohmann::json &json,                  \
+                                  const std::string &where) {                  \
+    return checkedFromJson<Config>(json, where);                               \
+  }
+
 /// `Config::fromJson` on the JSON file at `path`; errors name the file.
 template <typename Config> Result<Config> loadConfig(const std::string &path) {
   auto json = readJsonFile(path);

@@ -37,8 +37,6 @@ makeOptimizer(const A2cConfig &config, std::vector<torch::Tensor> parameters) {
 
 Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
   const DiscreteShape &shape = run.shape();
-  int64_t featureCount = shape.observationSize;
-  int64_t actionCount = shape.actionCount;
   Mlp actor = actorNetwork(shape, config.network);
   Mlp critic = criticNetwork(shape, config.network);
   std::vector<torch::Tensor> parameters = parametersOf({actor, critic});
@@ -53,8 +51,7 @@ Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
   for (int iteration = run.firstIteration(); run.continues(iteration);
        ++iteration) {
     auto [rng, metrics] = run.beginIteration(iteration);
-    double learnSeconds = 0, entropySum = 0, policySum = 0, valueSum = 0;
-    int updates = 0;
+    UpdateStats stats;
 
     int64_t steps = 0;
     while (steps < config.stepsPerIteration) {
@@ -68,8 +65,8 @@ Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         while (!ended && segment.size() < config.nSteps) {
           torch::NoGradGuard noGrad;
           MaskedCategorical policy(
-              actor(floatRows(state->features, featureCount)),
-              byteRows(state->allowed, actionCount));
+              actor(floatRows(state->features, shape.observationSize)),
+              byteRows(state->allowed, shape.actionCount));
           int64_t action = policy.sample().item<int64_t>();
           auto step = loop.step(action);
           if (!step)
@@ -93,8 +90,8 @@ Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         float future = 0;
         if (!terminated) {
           torch::NoGradGuard noGrad;
-          future =
-              critic(floatRows(state->features, featureCount)).item<float>();
+          future = critic(floatRows(state->features, shape.observationSize))
+                       .item<float>();
         }
         for (int64_t k = segment.size() - 1; k >= 0; --k) {
           future = segment.rewards[k] + config.gamma * future;
@@ -102,9 +99,10 @@ Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         }
 
         // 3. One step on −log π(a|s)·(R − V(s)) + c_v·(R − V(s))² − c_e·H.
-        torch::Tensor features = floatRows(segment.features, featureCount);
+        torch::Tensor features =
+            floatRows(segment.features, shape.observationSize);
         MaskedCategorical policy(actor(features),
-                                 byteRows(segment.allowed, actionCount));
+                                 byteRows(segment.allowed, shape.actionCount));
         torch::Tensor values = critic(features).squeeze(1);
         torch::Tensor advantage = torch::tensor(returns) - values;
         torch::Tensor policyLoss =
@@ -120,21 +118,14 @@ Status train(const A2cConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         torch::nn::utils::clip_grad_norm_(parameters, config.maxGradNorm);
         optimizer->step();
 
-        entropySum += entropy.item<double>();
-        policySum += policyLoss.item<double>();
-        valueSum += valueLoss.item<double>();
-        ++updates;
-        learnSeconds +=
-            std::chrono::duration<double>(Clock::now() - learnStart).count();
+        stats.add("entropy", entropy.item<double>());
+        stats.add("policy_loss", policyLoss.item<double>());
+        stats.add("value_loss", valueLoss.item<double>());
+        stats.endUpdate(learnStart);
       }
     }
-    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
-    metrics.learning = {{"entropy", entropySum / updates},
-                        {"policy_loss", policySum / updates},
-                        {"value_loss", valueSum / updates}};
-    metrics.learnSeconds = learnSeconds;
-
-    if (Status s = run.endIteration(metrics, episodes, actor, loop); !s)
+    stats.writeInto(metrics);
+    if (Status s = run.endIteration(metrics, actor, loop); !s)
       return s;
   }
   return run.savePolicy(actor);

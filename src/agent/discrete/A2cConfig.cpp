@@ -34,15 +34,6 @@ static Status checkFields(const A2cConfig &c, const std::string &where) {
   });
 }
 
-nlohmann::json A2cConfig::toJson() const { return fieldsToJson(*this); }
-
-Result<A2cConfig> A2cConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  return checkedFromJson<A2cConfig>(json, where);
-}
-
-Result<A2cConfig> A2cConfig::load(const std::string &path) {
-  return loadConfig<A2cConfig>(path);
-}
+RLOPT_CONFIG_JSON_FROM_FIELDS(A2cConfig)
 
 } // namespace rlopt::agent::discrete

@@ -86,6 +86,12 @@ public:
   Status endIteration(IterationMetrics &metrics,
                       const std::vector<nlohmann::json> &episodes, Mlp policy,
                       EpisodeLoop &loop);
+  /// endIteration with the episodes `loop` ran since the last report.
+  Status endIteration(IterationMetrics &metrics, Mlp policy,
+                      EpisodeLoop &loop) {
+    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
+    return endIteration(metrics, episodes, policy, loop);
+  }
 
   /// Writes policy.pt: `net` scores every action. With `keep_best_every`,
   /// policy.pt keeps the best policy once one was chosen.

@@ -53,92 +53,69 @@ Status train(const DqnConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
 
   for (int iteration = run.firstIteration(); run.continues(iteration);
        ++iteration) {
-    auto [rng, metrics] = run.beginIteration(iteration);
+    DiscreteRun::Iteration started = run.beginIteration(iteration);
+    std::mt19937_64 &rng = started.rng;
     int64_t globalStep = run.totalSteps();
-    int64_t steps = 0;
-    double learnSeconds = 0, lossSum = 0, qSum = 0, epsilon = 0;
-    int updates = 0;
+    double epsilon = 0;
+    UpdateStats stats;
 
-    while (steps < config.stepsPerIteration) {
-      auto state = loop.reset(rng);
-      if (!state)
-        return state.error();
-      for (bool ended = false; !ended;) {
-        // 1. ε-greedy over the allowed actions.
-        epsilon = epsilonAt(config, globalStep);
-        int64_t action;
-        if (uniform01(rng) < epsilon) {
-          action = randomAllowedAction(state->allowed, rng);
-        } else {
-          torch::NoGradGuard noGrad;
-          torch::Tensor scores =
-              q(floatRows(state->features, shape.observationSize));
-          action =
-              maskScores(
-                  scores,
-                  byteRows(state->allowed, shape.actionCount).to(torch::kBool))
-                  .argmax(1)
-                  .item<int64_t>();
-        }
-        auto step = loop.step(action);
-        if (!step)
-          return step.error();
-        replay.add(*state, action, step->reward, *step);
-        ended = step->ended;
-        state = std::move(step->next);
-        ++globalStep;
-        ++steps;
+    // 1. ε-greedy over the allowed actions.
+    auto act = [&](const AgentState &state) {
+      epsilon = epsilonAt(config, globalStep);
+      if (uniform01(rng) < epsilon)
+        return randomAllowedAction(state.allowed, rng);
+      torch::NoGradGuard noGrad;
+      torch::Tensor scores =
+          q(floatRows(state.features, shape.observationSize));
+      return maskScores(
+                 scores,
+                 byteRows(state.allowed, shape.actionCount).to(torch::kBool))
+          .argmax(1)
+          .item<int64_t>();
+    };
 
-        // 2. A Huber TD step on a replayed minibatch every `trainEvery`
-        // steps past `learningStarts` steps, once the buffer holds a
-        // transition (n-step ones wait for their n rewards).
-        if (globalStep > config.learningStarts && replay.size() > 0 &&
-            globalStep % config.trainEvery == 0) {
-          auto learnStart = Clock::now();
-          ReplayBuffer::Batch batch = replay.sample(config.batchSize, rng);
-          torch::Tensor tdTarget;
-          {
-            torch::NoGradGuard noGrad;
-            torch::Tensor allowed = allowSomething(batch.nextAllowed);
-            torch::Tensor targetQ = target(batch.nextFeatures);
-            // Double DQN picks a' with the online network and values it with
-            // the target one, so one network's noise is not both chosen and
-            // believed: the max over ~100 passes otherwise drifts upward.
-            torch::Tensor chooser =
-                config.doubleQ ? q(batch.nextFeatures) : targetQ;
-            torch::Tensor nextAction =
-                maskScores(chooser, allowed).argmax(1, /*keepdim=*/true);
-            torch::Tensor nextQ = targetQ.gather(1, nextAction).squeeze(1);
-            tdTarget = batch.rewards + batch.bootstrap * nextQ;
-          }
-          torch::Tensor taken = q(batch.features)
-                                    .gather(1, batch.actions.unsqueeze(1))
-                                    .squeeze(1);
-          torch::Tensor loss = huberLoss(taken, tdTarget, config.huberDelta);
-          optimizer.zero_grad();
-          loss.backward();
-          optimizer.step();
-          lossSum += loss.item<double>();
-          qSum += taken.mean().item<double>();
-          ++updates;
-          learnSeconds +=
-              std::chrono::duration<double>(Clock::now() - learnStart).count();
-        }
-
-        // 3. The target network follows every `targetUpdateEvery` steps.
-        if (globalStep % config.targetUpdateEvery == 0)
-          copyParameters(*q, *target);
+    // 2. A Huber TD step on a replayed minibatch, when due.
+    auto learn = [&] {
+      auto learnStart = Clock::now();
+      ReplayBuffer::Batch batch = replay.sample(config.batchSize, rng);
+      torch::Tensor tdTarget;
+      {
+        torch::NoGradGuard noGrad;
+        torch::Tensor allowed = allowSomething(batch.nextAllowed);
+        torch::Tensor targetQ = target(batch.nextFeatures);
+        // Double DQN picks a' with the online network and values it with
+        // the target one, so one network's noise is not both chosen and
+        // believed: the max over ~100 passes otherwise drifts upward.
+        torch::Tensor chooser =
+            config.doubleQ ? q(batch.nextFeatures) : targetQ;
+        torch::Tensor nextAction =
+            maskScores(chooser, allowed).argmax(1, /*keepdim=*/true);
+        torch::Tensor nextQ = targetQ.gather(1, nextAction).squeeze(1);
+        tdTarget = batch.rewards + batch.bootstrap * nextQ;
       }
-    }
-    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
-    metrics.learning = {{"epsilon", epsilon}};
-    if (updates) {
-      metrics.learning["value_loss"] = lossSum / updates;
-      metrics.learning["q_mean"] = qSum / updates;
-    }
-    metrics.learnSeconds = learnSeconds;
+      torch::Tensor taken =
+          q(batch.features).gather(1, batch.actions.unsqueeze(1)).squeeze(1);
+      torch::Tensor loss = huberLoss(taken, tdTarget, config.huberDelta);
+      optimizer.zero_grad();
+      loss.backward();
+      optimizer.step();
+      stats.add("value_loss", loss.item<double>());
+      stats.add("q_mean", taken.mean().item<double>());
+      stats.endUpdate(learnStart);
+    };
 
-    if (Status s = run.endIteration(metrics, episodes, q, loop); !s)
+    // 3. The target network follows every `targetUpdateEvery` steps.
+    auto followTarget = [&] {
+      if (globalStep % config.targetUpdateEvery == 0)
+        copyParameters(*q, *target);
+    };
+    if (Status s = runOffPolicySteps(config, loop, replay, rng, globalStep, act,
+                                     learn, followTarget);
+        !s)
+      return s;
+    started.metrics.learning["epsilon"] = epsilon;
+    stats.writeInto(started.metrics);
+    if (Status s = run.endIteration(started.metrics, q, loop); !s)
       return s;
   }
   return run.savePolicy(q);

@@ -35,15 +35,6 @@ static Status checkFields(const DqnConfig &c, const std::string &where) {
   });
 }
 
-nlohmann::json DqnConfig::toJson() const { return fieldsToJson(*this); }
-
-Result<DqnConfig> DqnConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  return checkedFromJson<DqnConfig>(json, where);
-}
-
-Result<DqnConfig> DqnConfig::load(const std::string &path) {
-  return loadConfig<DqnConfig>(path);
-}
+RLOPT_CONFIG_JSON_FROM_FIELDS(DqnConfig)
 
 } // namespace rlopt::agent::discrete

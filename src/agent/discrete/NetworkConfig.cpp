@@ -28,11 +28,6 @@ static Status checkFields(const NetworkConfig &c, const std::string &where) {
   return Status::success();
 }
 
-nlohmann::json NetworkConfig::toJson() const { return fieldsToJson(*this); }
-
-Result<NetworkConfig> NetworkConfig::fromJson(const nlohmann::json &json,
-                                              const std::string &where) {
-  return checkedFromJson<NetworkConfig>(json, where);
-}
+RLOPT_CONFIG_JSON_FROM_FIELDS(NetworkConfig)
 
 } // namespace rlopt::agent::discrete

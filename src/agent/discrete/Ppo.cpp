@@ -220,7 +220,7 @@ Status train(const PpoConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
     torch::Tensor oldLogProbs = torch::tensor(batch.logProbs);
     torch::Tensor advantageT = torch::tensor(advantages);
     torch::Tensor returnT = torch::tensor(returns);
-    PpoUpdateStats stats;
+    UpdateStats stats;
     for (int epoch = 0; epoch < config.epochs; ++epoch) {
       torch::Tensor order = torch::randperm(n);
       for (int64_t begin = 0; begin < n; begin += config.minibatchSize) {
@@ -252,7 +252,8 @@ Status train(const PpoConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
         torch::nn::utils::clip_grad_norm_(parameters, config.maxGradNorm);
         optimizer.step();
 
-        stats.add(entropy, policyLoss, valueLoss, ratio, logRatio, config.clip);
+        addPpoUpdate(stats, entropy, policyLoss, valueLoss, ratio, logRatio,
+                     config.clip);
       }
     }
     stats.writeInto(metrics.learning);

@@ -69,6 +69,47 @@ private:
   std::vector<int64_t> actions;
 };
 
+/// Whether an off-policy trainer takes a gradient step after the run's
+/// `globalStep`-th step: every `train_every` steps past `learning_starts`,
+/// once `replay` holds a transition (n-step ones wait for their n rewards).
+template <typename Config>
+bool learnsAfter(const Config &config, const ReplayBuffer &replay,
+                 int64_t globalStep) {
+  return globalStep > config.learningStarts && replay.size() > 0 &&
+         globalStep % config.trainEvery == 0;
+}
+
+/// An iteration of DQN or SAC: whole episodes until `steps_per_iteration`
+/// steps, each action chosen by `act(state)` and each transition stored in
+/// `replay`; after a step, `learn()` when learnsAfter says so, then
+/// `afterStep()`. `globalStep` counts the run's steps.
+template <typename Config, typename Act, typename Learn,
+          typename AfterStep = void (*)()>
+Status runOffPolicySteps(
+    const Config &config, EpisodeLoop &loop, ReplayBuffer &replay,
+    std::mt19937_64 &rng, int64_t &globalStep, Act &&act, Learn &&learn,
+    AfterStep &&afterStep = [] {}) {
+  for (int64_t taken = 0; taken < config.stepsPerIteration;) {
+    auto state = loop.reset(rng);
+    if (!state)
+      return state.error();
+    for (bool ended = false; !ended; ++taken) {
+      int64_t action = act(*state);
+      auto step = loop.step(action);
+      if (!step)
+        return step.error();
+      replay.add(*state, action, step->reward, *step);
+      ended = step->ended;
+      state = std::move(step->next);
+      ++globalStep;
+      if (learnsAfter(config, replay, globalStep))
+        learn();
+      afterStep();
+    }
+  }
+  return Status::success();
+}
+
 } // namespace rlopt::agent::discrete
 
 #endif

@@ -54,123 +54,98 @@ Status train(const SacConfig &config, DiscreteRun &run, EpisodeLoop &loop) {
 
   for (int iteration = run.firstIteration(); run.continues(iteration);
        ++iteration) {
-    auto [rng, metrics] = run.beginIteration(iteration);
+    DiscreteRun::Iteration started = run.beginIteration(iteration);
+    std::mt19937_64 &rng = started.rng;
     int64_t globalStep = run.totalSteps();
-    int64_t steps = 0;
-    double learnSeconds = 0, qLossSum = 0, actorLossSum = 0, alphaLossSum = 0,
-           entropySum = 0;
-    int updates = 0;
+    UpdateStats stats;
 
-    while (steps < config.stepsPerIteration) {
-      auto state = loop.reset(rng);
-      if (!state)
-        return state.error();
-      for (bool ended = false; !ended;) {
-        // 1. Act: uniformly among the allowed actions until learning
-        // starts, then by sampling the policy.
-        int64_t action;
-        if (globalStep < config.learningStarts) {
-          action = randomAllowedAction(state->allowed, rng);
-        } else {
-          torch::NoGradGuard noGrad;
-          action = MaskedCategorical(
-                       actor(floatRows(state->features, shape.observationSize)),
-                       byteRows(state->allowed, shape.actionCount))
-                       .sample()
-                       .item<int64_t>();
-        }
-        auto step = loop.step(action);
-        if (!step)
-          return step.error();
-        replay.add(*state, action, step->reward, *step);
-        ended = step->ended;
-        state = std::move(step->next);
-        ++globalStep;
-        ++steps;
-        if (globalStep <= config.learningStarts || replay.size() == 0 ||
-            globalStep % config.trainEvery != 0)
-          continue;
+    // 1. Act: uniformly among the allowed actions until learning starts,
+    // then by sampling the policy.
+    auto act = [&](const AgentState &state) {
+      if (globalStep < config.learningStarts)
+        return randomAllowedAction(state.allowed, rng);
+      torch::NoGradGuard noGrad;
+      return MaskedCategorical(
+                 actor(floatRows(state.features, shape.observationSize)),
+                 byteRows(state.allowed, shape.actionCount))
+          .sample()
+          .item<int64_t>();
+    };
 
-        auto learnStart = Clock::now();
-        ReplayBuffer::Batch batch = replay.sample(config.batchSize, rng);
-        torch::Tensor alpha = logAlpha.exp().detach();
+    // 2.-5. A gradient step on a replayed minibatch, when due.
+    auto learn = [&] {
+      auto learnStart = Clock::now();
+      ReplayBuffer::Batch batch = replay.sample(config.batchSize, rng);
+      torch::Tensor alpha = logAlpha.exp().detach();
 
-        // 2. Critics: regress both Q(s, a) on the soft Bellman target
-        // r + γ·V_target(s'), V taken exactly over π(·|s') (with n-step
-        // returns, n rewards and γ^n·V_target of the state n steps on).
-        torch::Tensor target;
-        {
-          torch::NoGradGuard noGrad;
-          MaskedCategorical next(actor(batch.nextFeatures),
-                                 allowSomething(batch.nextAllowed));
-          torch::Tensor nextQ = torch::min(q1Target(batch.nextFeatures),
-                                           q2Target(batch.nextFeatures));
-          torch::Tensor nextValue =
-              (next.probs() * (nextQ - alpha * next.logProbs())).sum(1);
-          target =
-              config.rewardScale * batch.rewards + batch.bootstrap * nextValue;
-        }
-        torch::Tensor taken = batch.actions.unsqueeze(1);
-        torch::Tensor q1Taken = q1(batch.features).gather(1, taken).squeeze(1);
-        torch::Tensor q2Taken = q2(batch.features).gather(1, taken).squeeze(1);
-        torch::Tensor qLoss =
-            torch::mse_loss(q1Taken, target) + torch::mse_loss(q2Taken, target);
-        qOptimizer.zero_grad();
-        qLoss.backward();
-        qOptimizer.step();
-
-        // 3. Actor: minimize π(s)ᵀ[α log π(s) − min Q(s)].
-        MaskedCategorical policy(actor(batch.features), batch.allowed);
-        torch::Tensor minQ;
-        {
-          torch::NoGradGuard noGrad;
-          minQ = torch::min(q1(batch.features), q2(batch.features));
-        }
-        torch::Tensor actorLoss =
-            (policy.probs() * (alpha * policy.logProbs() - minQ)).sum(1).mean();
-        actorOptimizer.zero_grad();
-        actorLoss.backward();
-        actorOptimizer.step();
-
-        // 4. Temperature: raise α while the entropy is below the target,
-        // scale · log(allowed actions), and lower it while above.
-        torch::Tensor entropy = policy.entropy().detach();
-        if (config.autotuneAlpha) {
-          torch::Tensor targetEntropy =
-              config.targetEntropyScale *
-              batch.allowed.sum(1).to(torch::kFloat).log();
-          torch::Tensor alphaLoss =
-              (logAlpha.exp() * (entropy - targetEntropy)).mean();
-          alphaOptimizer.zero_grad();
-          alphaLoss.backward();
-          alphaOptimizer.step();
-          alphaLossSum += alphaLoss.item<double>();
-        }
-
-        // 5. Targets follow by Polyak averaging.
-        polyakUpdate(*q1, *q1Target, config.tau);
-        polyakUpdate(*q2, *q2Target, config.tau);
-
-        qLossSum += qLoss.item<double>() / 2;
-        actorLossSum += actorLoss.item<double>();
-        entropySum += entropy.mean().item<double>();
-        ++updates;
-        learnSeconds +=
-            std::chrono::duration<double>(Clock::now() - learnStart).count();
+      // 2. Critics: regress both Q(s, a) on the soft Bellman target
+      // r + γ·V_target(s'), V taken exactly over π(·|s') (with n-step
+      // returns, n rewards and γ^n·V_target of the state n steps on).
+      torch::Tensor target;
+      {
+        torch::NoGradGuard noGrad;
+        MaskedCategorical next(actor(batch.nextFeatures),
+                               allowSomething(batch.nextAllowed));
+        torch::Tensor nextQ = torch::min(q1Target(batch.nextFeatures),
+                                         q2Target(batch.nextFeatures));
+        torch::Tensor nextValue =
+            (next.probs() * (nextQ - alpha * next.logProbs())).sum(1);
+        target =
+            config.rewardScale * batch.rewards + batch.bootstrap * nextValue;
       }
-    }
-    std::vector<nlohmann::json> episodes = loop.reportInto(metrics);
-    metrics.learning = {{"alpha", logAlpha.exp().item<double>()}};
-    if (updates) {
-      metrics.learning["value_loss"] = qLossSum / updates;
-      metrics.learning["policy_loss"] = actorLossSum / updates;
-      metrics.learning["entropy"] = entropySum / updates;
-      if (config.autotuneAlpha)
-        metrics.learning["alpha_loss"] = alphaLossSum / updates;
-    }
-    metrics.learnSeconds = learnSeconds;
+      torch::Tensor taken = batch.actions.unsqueeze(1);
+      torch::Tensor q1Taken = q1(batch.features).gather(1, taken).squeeze(1);
+      torch::Tensor q2Taken = q2(batch.features).gather(1, taken).squeeze(1);
+      torch::Tensor qLoss =
+          torch::mse_loss(q1Taken, target) + torch::mse_loss(q2Taken, target);
+      qOptimizer.zero_grad();
+      qLoss.backward();
+      qOptimizer.step();
 
-    if (Status s = run.endIteration(metrics, episodes, actor, loop); !s)
+      // 3. Actor: minimize π(s)ᵀ[α log π(s) − min Q(s)].
+      MaskedCategorical policy(actor(batch.features), batch.allowed);
+      torch::Tensor minQ;
+      {
+        torch::NoGradGuard noGrad;
+        minQ = torch::min(q1(batch.features), q2(batch.features));
+      }
+      torch::Tensor actorLoss =
+          (policy.probs() * (alpha * policy.logProbs() - minQ)).sum(1).mean();
+      actorOptimizer.zero_grad();
+      actorLoss.backward();
+      actorOptimizer.step();
+
+      // 4. Temperature: raise α while the entropy is below the target,
+      // scale · log(allowed actions), and lower it while above.
+      torch::Tensor entropy = policy.entropy().detach();
+      if (config.autotuneAlpha) {
+        torch::Tensor targetEntropy =
+            config.targetEntropyScale *
+            batch.allowed.sum(1).to(torch::kFloat).log();
+        torch::Tensor alphaLoss =
+            (logAlpha.exp() * (entropy - targetEntropy)).mean();
+        alphaOptimizer.zero_grad();
+        alphaLoss.backward();
+        alphaOptimizer.step();
+        stats.add("alpha_loss", alphaLoss.item<double>());
+      }
+
+      // 5. Targets follow by Polyak averaging.
+      polyakUpdate(*q1, *q1Target, config.tau);
+      polyakUpdate(*q2, *q2Target, config.tau);
+
+      stats.add("value_loss", qLoss.item<double>() / 2);
+      stats.add("policy_loss", actorLoss.item<double>());
+      stats.add("entropy", entropy.mean().item<double>());
+      stats.endUpdate(learnStart);
+    };
+    if (Status s = runOffPolicySteps(config, loop, replay, rng, globalStep, act,
+                                     learn);
+        !s)
+      return s;
+    started.metrics.learning["alpha"] = logAlpha.exp().item<double>();
+    stats.writeInto(started.metrics);
+    if (Status s = run.endIteration(started.metrics, actor, loop); !s)
       return s;
   }
   return run.savePolicy(actor);

@@ -38,15 +38,6 @@ static Status checkFields(const SacConfig &c, const std::string &where) {
   });
 }
 
-nlohmann::json SacConfig::toJson() const { return fieldsToJson(*this); }
-
-Result<SacConfig> SacConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  return checkedFromJson<SacConfig>(json, where);
-}
-
-Result<SacConfig> SacConfig::load(const std::string &path) {
-  return loadConfig<SacConfig>(path);
-}
+RLOPT_CONFIG_JSON_FROM_FIELDS(SacConfig)
 
 } // namespace rlopt::agent::discrete

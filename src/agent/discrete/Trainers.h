@@ -9,6 +9,7 @@
 #include "DiscreteRun.h"
 #include "EpisodeLoop.h"
 #include "rlopt/agent/Cluster.h"
+#include "rlopt/agent/UpdateStats.h"
 #include "rlopt/agent/discrete/A2c.h"
 #include "rlopt/agent/discrete/Dqn.h"
 #include "rlopt/agent/discrete/Ppo.h"

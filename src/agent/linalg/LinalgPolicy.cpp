@@ -32,12 +32,7 @@ static Status checkFields(const PolicyConfig &c, const std::string &where) {
   return Status::success();
 }
 
-nlohmann::json PolicyConfig::toJson() const { return fieldsToJson(*this); }
-
-Result<PolicyConfig> PolicyConfig::fromJson(const nlohmann::json &json,
-                                            const std::string &where) {
-  return checkedFromJson<PolicyConfig>(json, where);
-}
+RLOPT_CONFIG_JSON_FROM_FIELDS(PolicyConfig)
 
 OpSequenceNetImpl::OpSequenceNetImpl(const linalg::ActionLayout &layout,
                                      const PolicyConfig &config, int outputs)

@@ -387,7 +387,7 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
     int64_t batch = obsRows.size();
     int64_t minibatch =
         std::max<int64_t>(1, batch / std::max(1, config.minibatches));
-    PpoUpdateStats stats;
+    UpdateStats stats;
     for (int epoch = 0; epoch < config.epochs; ++epoch) {
       torch::Tensor order = torch::randperm(batch);
       for (int64_t begin = 0; begin < batch; begin += minibatch) {
@@ -415,7 +415,8 @@ trainPpo(const PpoConfig &config, const TrainOptions &options,
         torch::nn::utils::clip_grad_norm_(policy.parameters(),
                                           config.maxGradNorm);
         optimizer.step();
-        stats.add(entropy, policyLoss, valueLoss, ratio, logRatio, config.clip);
+        addPpoUpdate(stats, entropy, policyLoss, valueLoss, ratio, logRatio,
+                     config.clip);
       }
     }
     stats.writeInto(m.learning);

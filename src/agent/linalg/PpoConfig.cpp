@@ -63,12 +63,7 @@ static Status checkFields(const PpoConfig &c, const std::string &where) {
   });
 }
 
-nlohmann::json PpoConfig::toJson() const { return fieldsToJson(*this); }
-
-Result<PpoConfig> PpoConfig::fromJson(const nlohmann::json &json,
-                                      const std::string &where) {
-  return checkedFromJson<PpoConfig>(json, where);
-}
+RLOPT_CONFIG_JSON_FROM_FIELDS(PpoConfig)
 
 Result<PpoConfig> PpoConfig::load(const std::string &path) {
   return loadConfig<PpoConfig>(path);

@@ -27,7 +27,6 @@ struct A2cConfig : DiscreteTrainerConfig {
   nlohmann::json toJson() const;
   static Result<A2cConfig> fromJson(const nlohmann::json &json,
                                     const std::string &where);
-  static Result<A2cConfig> load(const std::string &path);
 };
 
 } // namespace rlopt::agent::discrete

@@ -37,7 +37,6 @@ struct DqnConfig : DiscreteTrainerConfig {
   nlohmann::json toJson() const;
   static Result<DqnConfig> fromJson(const nlohmann::json &json,
                                     const std::string &where);
-  static Result<DqnConfig> load(const std::string &path);
 };
 
 } // namespace rlopt::agent::discrete

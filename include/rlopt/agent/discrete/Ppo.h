@@ -32,7 +32,6 @@ struct PpoConfig : DiscreteTrainerConfig {
   nlohmann::json toJson() const;
   static Result<PpoConfig> fromJson(const nlohmann::json &json,
                                     const std::string &where);
-  static Result<PpoConfig> load(const std::string &path);
 };
 
 } // namespace rlopt::agent::discrete

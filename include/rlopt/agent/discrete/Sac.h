@@ -41,7 +41,6 @@ struct SacConfig : DiscreteTrainerConfig {
   nlohmann::json toJson() const;
   static Result<SacConfig> fromJson(const nlohmann::json &json,
                                     const std::string &where);
-  static Result<SacConfig> load(const std::string &path);
 };
 
 } // namespace rlopt::agent::discrete
