@@ -46,6 +46,12 @@ class Env(_Base):
             shape=tuple(self._native.observation_shape),
             dtype=np.float32)
         self._np_random = None
+        self._bind_step()
+
+    def _bind_step(self):
+        # The native step, bound on the instance: a step then costs one
+        # Python call instead of two (about 0.5 us of the binding's 7 us).
+        self.step = self._native.step
 
     @property
     def np_random(self):
@@ -84,6 +90,7 @@ class Env(_Base):
         return self._native.reset(str(benchmark), native_seed)
 
     def step(self, action):
+        # Shadowed on each instance by _bind_step.
         return self._native.step(action)
 
     def fork(self):
@@ -92,6 +99,7 @@ class Env(_Base):
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
         copy._native = self._native.fork()
+        copy._bind_step()
         copy._np_random = np.random.default_rng(
             int(self.np_random.integers(2**63)))
         return copy

@@ -764,8 +764,11 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
     set(2, 8), setVector(3, lanes), sizes[5] = 0;
   } else if (kind == "linalg.pooling_nhwc_max" ||
              kind == "linalg.pooling_nhwc_sum") {
-    // (n, oh, ow, c, kh, kw)
-    set(2, 8), setVector(3, 4 * lanes);
+    // (n, oh, ow, c, kh, kw): up to 8 output columns x 4 vectors of
+    // channels. Rows of fewer columns (a global pooling has one) take more
+    // channels for the same 32 accumulators, so that each window tap reads
+    // a longer run of its input row.
+    set(2, 8), setVector(3, 4 * lanes * std::max<int64_t>(1, 8 / op.ranges[2]));
   } else {
     return;
   }

@@ -143,6 +143,17 @@ TEST(Heuristic, DepthwiseConvolutionKeepsItsWindowRowWhole) {
   EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 4, 1, 0}));
 }
 
+TEST(Heuristic, PoolingOverShortRowsTakesMoreChannels) {
+  // (n, oh, ow, c, kh, kw): 8 columns x 4 vectors of channels, 32
+  // accumulators; a global pooling's one column takes 8 x 4 vectors.
+  auto rows = stepsFor("pool_nhwc_max", "op1", avx512());
+  EXPECT_EQ(registerTile(rows)[2], 8);
+  auto wide = stepsFor("pool_global_sum", "op1", avx512());
+  EXPECT_EQ(registerTile(wide), (Sizes{1, 1, 1, 512, 1, 1}));
+  auto narrow = stepsFor("pool_global_sum", "op1", avx2());
+  EXPECT_EQ(registerTile(narrow), (Sizes{1, 1, 1, 256, 1, 1}));
+}
+
 TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {
   // img2col applies only to an untransformed op: with threads it still comes
   // first, and the threads split the filters of the matmul it leaves.
