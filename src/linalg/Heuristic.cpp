@@ -732,6 +732,8 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   const OpState &op = state.ops[index];
   int64_t lanes = lanesOf(op, target);
   const std::string &kind = op.kind;
+  bool pooling =
+      kind == "linalg.pooling_nhwc_max" || kind == "linalg.pooling_nhwc_sum";
   std::vector<int64_t> sizes(op.numLoops(), 1);
   std::vector<int64_t> peeled(op.numLoops(), 0);
   auto set = [&](unsigned l, int64_t target) {
@@ -762,13 +764,12 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
     // (n, oh, ow, c, kh, kw): one vector of channels per output column,
     // the window row whole, so its taps stay in registers.
     set(2, 8), setVector(3, lanes), sizes[5] = 0;
-  } else if (kind == "linalg.pooling_nhwc_max" ||
-             kind == "linalg.pooling_nhwc_sum") {
-    // (n, oh, ow, c, kh, kw): up to 8 output columns x 4 vectors of
-    // channels. Rows of fewer columns (a global pooling has one) take more
-    // channels for the same 32 accumulators, so that each window tap reads
-    // a longer run of its input row.
-    set(2, 8), setVector(3, 4 * lanes * std::max<int64_t>(1, 8 / op.ranges[2]));
+  } else if (pooling) {
+    // (n, oh, ow, c, kh, kw): up to 4 output columns x 4 vectors of
+    // channels, the window row whole. Rows of fewer columns (a global
+    // pooling has one) take more channels for the same 16 accumulators, so
+    // that each window tap reads a longer run of its input row.
+    set(2, 4), setVector(3, 4 * lanes * (4 / sizes[2])), sizes[5] = 0;
   } else {
     return;
   }
@@ -790,6 +791,11 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
       sizes[2] * 4 <= target.vectorRegisters - 4 &&
       vectorDivisor(op.ranges[3], 4 * lanes, lanes) == 4 * lanes)
     sizes[3] = 4 * lanes;
+  // A pooling streams its input once: its fill is fused into the loop over
+  // output rows, so each row is initialized while it is in cache instead of
+  // in a pass of its own over the output.
+  if (pooling && !peels)
+    tryStep(state, index, {"fuse", {1, 1, 0, 0, 0, 0}}, steps);
   if (peels && !tryStep(state, index, {"peel", peeled}, steps))
     for (unsigned l = 0; l < op.numLoops(); ++l)
       if (peeled[l] > 0)

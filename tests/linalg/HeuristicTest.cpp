@@ -143,15 +143,20 @@ TEST(Heuristic, DepthwiseConvolutionKeepsItsWindowRowWhole) {
   EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 4, 1, 0}));
 }
 
-TEST(Heuristic, PoolingOverShortRowsTakesMoreChannels) {
-  // (n, oh, ow, c, kh, kw): 8 columns x 4 vectors of channels, 32
-  // accumulators; a global pooling's one column takes 8 x 4 vectors.
+TEST(Heuristic, PoolingFusesItsFillAndTakesMoreChannelsOverShortRows) {
+  // (n, oh, ow, c, kh, kw): the fill fused into the loop over output rows,
+  // then 4 columns x 4 vectors of channels (all 8 of the fixture's) with
+  // the window row whole; a global pooling's one column takes 4 x 4
+  // vectors, the same 16 accumulators.
   auto rows = stepsFor("pool_nhwc_max", "op1", avx512());
-  EXPECT_EQ(registerTile(rows)[2], 8);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].name, "fuse");
+  EXPECT_EQ(rows[0].params, (Sizes{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(registerTile(rows), (Sizes{1, 1, 4, 8, 1, 0}));
   auto wide = stepsFor("pool_global_sum", "op1", avx512());
-  EXPECT_EQ(registerTile(wide), (Sizes{1, 1, 1, 512, 1, 1}));
+  EXPECT_EQ(registerTile(wide), (Sizes{1, 1, 1, 256, 1, 0}));
   auto narrow = stepsFor("pool_global_sum", "op1", avx2());
-  EXPECT_EQ(registerTile(narrow), (Sizes{1, 1, 1, 256, 1, 1}));
+  EXPECT_EQ(registerTile(narrow), (Sizes{1, 1, 1, 128, 1, 0}));
 }
 
 TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {

@@ -189,10 +189,11 @@ TEST(Peel, HeuristicPeelsChannelsNoVectorDivides) {
   ASSERT_EQ(steps.size(), 3u);
   EXPECT_EQ(steps[0].name, "peel");
   EXPECT_EQ(steps[0].params, (std::vector<int64_t>{0, 0, 0, 32, 0, 0}));
-  EXPECT_EQ(steps[1].params, (std::vector<int64_t>{1, 1, 4, 32, 1, 1}));
+  EXPECT_EQ(steps[1].params, (std::vector<int64_t>{1, 1, 4, 32, 1, 0}));
   auto plain = heuristicSteps({}, "pool_nhwc_odd");
-  ASSERT_EQ(plain.size(), 2u);
-  EXPECT_EQ(plain[0].params, (std::vector<int64_t>{1, 1, 4, 1, 1, 1}));
+  ASSERT_EQ(plain.size(), 3u);
+  EXPECT_EQ(plain[0].name, "fuse");
+  EXPECT_EQ(plain[1].params, (std::vector<int64_t>{1, 1, 4, 1, 1, 0}));
   // 24 filters: one whole vector and a rest of 8.
   auto conv = heuristicSteps({"peel"}, "conv_nhwc_odd");
   ASSERT_EQ(conv.size(), 3u);

@@ -238,7 +238,10 @@ INSTANTIATE_TEST_SUITE_P(
         ScheduleCase{"pool_nhwc_sum", "op1: tile(1,1,8,8,1,3) vectorize"},
         ScheduleCase{"pool_nhwc_sum", "op1: tile(1,1,4,4,1,3) vectorize"},
         ScheduleCase{"pool_nhwc_sum", "op1: parallelize(1,3,0,0,0,0)"},
-        ScheduleCase{"pool_global_sum", "op1: tile(1,1,1,512,1,1) vectorize"},
+        ScheduleCase{"pool_global_sum",
+                     "op1: fuse(1,1,0,0,0,0) tile(1,1,1,256,1,0) vectorize"},
+        ScheduleCase{"pool_nhwc_max",
+                     "op1: fuse(1,1,0,0,0,0) tile(1,1,4,8,1,0) vectorize"},
         ScheduleCase{"pool_nchw_max", "op1: tile(1,3,3,3,0,0)"},
         ScheduleCase{"pool_nchw_max", "op1: parallelize(1,4,0,0,0,0)", 2}),
     caseName);
