@@ -765,9 +765,9 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
     // the window row whole, so its taps stay in registers.
     set(2, 8), setVector(3, lanes), sizes[5] = 0;
   } else if (pooling) {
-    // (n, oh, ow, c, kh, kw): up to 4 output columns x 4 vectors of
-    // channels, the window row whole. Rows of fewer columns (a global
-    // pooling has one) take more channels for the same 16 accumulators, so
+    // (n, oh, ow, c, kh, kw): 4 output columns x 4 vectors of channels,
+    // the window row whole. Where fewer columns divide the row (a global
+    // pooling's one, a row of 7), the tile takes as many more channels, so
     // that each window tap reads a longer run of its input row.
     set(2, 4), setVector(3, 4 * lanes * (4 / sizes[2])), sizes[5] = 0;
   } else {
@@ -793,8 +793,16 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
     sizes[3] = 4 * lanes;
   // A pooling streams its input once: its fill is fused into the loop over
   // output rows, so each row is initialized while it is in cache instead of
-  // in a pass of its own over the output.
-  if (pooling && !peels)
+  // in a pass of its own over the output. Only a fill: an elementwise
+  // producer read through the window would be recomputed for each
+  // overlapping row and left unvectorized. Not after `parallelize`, which
+  // fuse must precede.
+  std::vector<unsigned> producers = fusableProducers(state, index);
+  bool onlyFill =
+      !producers.empty() && llvm::all_of(producers, [&](unsigned p) {
+        return state.ops[p].opClass == OpClass::Fill;
+      });
+  if (pooling && !peels && onlyFill)
     tryStep(state, index, {"fuse", {1, 1, 0, 0, 0, 0}}, steps);
   if (peels && !tryStep(state, index, {"peel", peeled}, steps))
     for (unsigned l = 0; l < op.numLoops(); ++l)

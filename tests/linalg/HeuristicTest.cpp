@@ -145,7 +145,7 @@ TEST(Heuristic, DepthwiseConvolutionKeepsItsWindowRowWhole) {
 
 TEST(Heuristic, PoolingFusesItsFillAndTakesMoreChannelsOverShortRows) {
   // (n, oh, ow, c, kh, kw): the fill fused into the loop over output rows,
-  // then 4 columns x 4 vectors of channels (all 8 of the fixture's) with
+  // then 4 columns x up to 4 vectors of channels (the fixture's 8) with
   // the window row whole; a global pooling's one column takes 4 x 4
   // vectors, the same 16 accumulators.
   auto rows = stepsFor("pool_nhwc_max", "op1", avx512());
@@ -157,6 +157,18 @@ TEST(Heuristic, PoolingFusesItsFillAndTakesMoreChannelsOverShortRows) {
   EXPECT_EQ(registerTile(wide), (Sizes{1, 1, 1, 256, 1, 0}));
   auto narrow = stepsFor("pool_global_sum", "op1", avx2());
   EXPECT_EQ(registerTile(narrow), (Sizes{1, 1, 1, 128, 1, 0}));
+}
+
+TEST(Heuristic, PoolingFusesOnlyAFill) {
+  // A relu read through the window would be recomputed for overlapping
+  // rows and left unvectorized inside the pooling's loop: with it among
+  // the producers nothing is fused, and it keeps a schedule of its own.
+  auto pool = stepsFor("relu_max_pool", "op2", avx512());
+  ASSERT_FALSE(pool.empty());
+  EXPECT_NE(pool[0].name, "fuse");
+  auto relu = stepsFor("relu_max_pool", "op1", avx512());
+  ASSERT_FALSE(relu.empty());
+  EXPECT_EQ(relu.back().name, "vectorize");
 }
 
 TEST(Heuristic, NchwConvolutionWithThreadsIsImg2colledFirst) {
