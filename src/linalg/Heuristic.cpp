@@ -719,6 +719,14 @@ static bool schedulePackedConv(ScheduleState &state, unsigned index,
   return true;
 }
 
+/// Whether every one of `producers` is a fill (true for none).
+static bool onlyFills(const ScheduleState &state,
+                      const std::vector<unsigned> &producers) {
+  return llvm::all_of(producers, [&](unsigned p) {
+    return state.ops[p].opClass == OpClass::Fill;
+  });
+}
+
 /// Windowed ops (conv, depthwise, pooling): tile output row and window row
 /// to 1 so they decompose to 1-D, keep vectors along width and channels.
 /// Channels that no whole vector divides (1089, 536) are peeled, so that the
@@ -797,13 +805,11 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   // producer read through the window would be recomputed for each
   // overlapping row and left unvectorized. Not after `parallelize`, which
   // fuse must precede.
-  std::vector<unsigned> producers = fusableProducers(state, index);
-  bool onlyFill =
-      !producers.empty() && llvm::all_of(producers, [&](unsigned p) {
-        return state.ops[p].opClass == OpClass::Fill;
-      });
-  if (pooling && !peels && onlyFill)
-    tryStep(state, index, {"fuse", {1, 1, 0, 0, 0, 0}}, steps);
+  if (pooling && !peels) {
+    std::vector<unsigned> producers = fusableProducers(state, index);
+    if (!producers.empty() && onlyFills(state, producers))
+      tryStep(state, index, {"fuse", {1, 1, 0, 0, 0, 0}}, steps);
+  }
   if (peels && !tryStep(state, index, {"peel", peeled}, steps))
     for (unsigned l = 0; l < op.numLoops(); ++l)
       if (peeled[l] > 0)
@@ -849,18 +855,17 @@ static bool scheduleFusedChain(ScheduleState &state, unsigned index,
       !streams(op))
     return false;
   std::vector<unsigned> producers = fusableProducers(state, index);
-  bool reduces = false, onlyFills = true;
+  bool reduces = false;
   int64_t largest = op.info->largestOperandBytes;
   for (unsigned p : producers) {
     const OpState &producer = state.ops[p];
     if (!streams(producer))
       return false;
     reduces |= llvm::is_contained(producer.isReduction, true);
-    onlyFills &= producer.opClass == OpClass::Fill;
     largest = std::max(largest, producer.info->largestOperandBytes);
   }
   long l2 = l2BytesOf(target);
-  if (onlyFills || largest <= l2 / 2)
+  if (onlyFills(state, producers) || largest <= l2 / 2)
     return false;
   unsigned n = op.numLoops();
   if (n == 0)
