@@ -11,8 +11,12 @@ With --codegen, a change to code generation rather than to the heuristic,
 programs whose schedules are equal are timed too, each build compiling its
 own schedule.
 
+With --by-time (implies --codegen), the ratio is of the schedules' times,
+not of their speedups: for builds that read the program differently, whose
+naive programs therefore differ.
+
     bench/heuristic_pair.py --old OLD_RLOPT --new NEW_RLOPT FILE... \
-        [--rounds 3] [--threads 1] [--codegen]
+        [--rounds 3] [--threads 1] [--codegen] [--by-time]
 """
 import argparse
 import json
@@ -58,7 +62,10 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--codegen", action="store_true",
                         help="also time equal schedules, each by its build")
+    parser.add_argument("--by-time", action="store_true",
+                        help="compare the schedules' times, not speedups")
     args = parser.parse_args()
+    args.codegen = args.codegen or args.by_time
 
     options = ["--threads", str(args.threads)]
     ratios = []
@@ -76,12 +83,13 @@ def main():
         rounds = []
         for round_index in range(args.rounds):
             order = ["old", "new"] if round_index % 2 == 0 else ["new", "old"]
-            speedup = {}
+            speed = {}
             for side in order:
                 build, schedule = sides[side]
-                speedup[side] = measure(build, program, schedule,
-                                        options)["speedup"]
-            rounds.append(speedup["new"] / speedup["old"])
+                m = measure(build, program, schedule, options)
+                speed[side] = (1 / m["candidate_ms"] if args.by_time
+                                 else m["speedup"])
+            rounds.append(speed["new"] / speed["old"])
         ratios.append(statistics.median(rounds))
         print(f"{name} new/old {ratios[-1]:.3f} "
               f"({min(rounds):.3f}-{max(rounds):.3f}) | {new}", flush=True)

@@ -144,13 +144,6 @@ Result<Measurement> Measurement::fromStoredJson(const nlohmann::json &json) {
   return fromJson(json);
 }
 
-static std::string printed(mlir::ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module.print(os);
-  return text;
-}
-
 static std::string hexHash(const std::string &text) {
   char hex[17];
   std::snprintf(hex, sizeof(hex), "%016llx",
@@ -196,9 +189,10 @@ static Result<LoweredPair> lowerBoth(const Program &program,
   pair.candidateEntry = *candidateEntry;
   // The protocol tag changes whenever how a sample is taken changes, so
   // samples taken the old way are not answered from the cache.
-  std::string key =
-      printed(*pair.baseline) + "\n//candidate\n" + printed(*pair.candidate) +
-      "\n//seed=" + std::to_string(options.seed) + "\n//protocol=steady-heap";
+  std::string key = printedModule(*pair.baseline) + "\n//candidate\n" +
+                    printedModule(*pair.candidate) +
+                    "\n//seed=" + std::to_string(options.seed) +
+                    "\n//protocol=steady-heap";
   for (const ExternalBaseline &external : options.externals)
     key += "\n//external=" + external.name + " " + external.version;
   pair.hash = hexHash(key);
@@ -395,7 +389,7 @@ static Result<Measurement> measureScript(const Program &program,
   Measurement m = Measurement::fromJson(*reply);
   if (cache) {
     // What was measured, so that a cost model can learn from the row.
-    std::string source = printed(*program.module);
+    std::string source = printedModule(*program.module);
     std::string sourceHash = hexHash(source);
     (*reply)["schedule"] = scheduleText;
     (*reply)["source"] = sourceHash;

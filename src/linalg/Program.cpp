@@ -1,5 +1,6 @@
 #include "rlopt/linalg/Program.h"
 #include "rlopt/core/File.h"
+#include "rlopt/linalg/Normalize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,6 +32,13 @@ const OpInfo *Program::findOp(llvm::StringRef id) const {
     if (op.id == id)
       return &op;
   return nullptr;
+}
+
+std::string printedModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
 }
 
 std::string locationPrefix(Operation *op, const std::string &path) {
@@ -331,6 +339,8 @@ static Result<Program> parseSource(MLIRContext &context,
                                 : path + ": cannot parse as MLIR");
   if (failed(verify(*program.module)))
     return makeError(firstError ? *firstError : path + ": invalid IR");
+  if (options.pointwiseConvolutionsAsMatmuls)
+    convolutionsAsMatmuls(*program.module);
   Status status = validate(program, options);
   if (!status)
     return status.error();

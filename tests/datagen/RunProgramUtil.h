@@ -38,8 +38,10 @@ argumentShapes(const std::string &mlir) {
 /// inputs (one tensor per argument) and returns each run's results.
 inline Result<std::vector<std::vector<Tensor>>>
 runProgramOn(const std::string &mlir,
-             const std::vector<std::vector<Tensor>> &inputSets) {
-  auto program = linalg::parseProgram(sharedContext(), mlir, "program.mlir");
+             const std::vector<std::vector<Tensor>> &inputSets,
+             const linalg::LoadOptions &load = {}) {
+  auto program =
+      linalg::parseProgram(sharedContext(), mlir, "program.mlir", load);
   if (!program)
     return program.error();
   linalg::Signature sig = linalg::signatureOf(program->entry());
@@ -78,8 +80,9 @@ runProgramOn(const std::string &mlir,
 
 /// runProgramOn with one set of inputs.
 inline Result<std::vector<Tensor>>
-runProgram(const std::string &mlir, const std::vector<Tensor> &inputs) {
-  auto runs = runProgramOn(mlir, {inputs});
+runProgram(const std::string &mlir, const std::vector<Tensor> &inputs,
+           const linalg::LoadOptions &load = {}) {
+  auto runs = runProgramOn(mlir, {inputs}, load);
   if (!runs)
     return runs.error();
   return (*runs)[0];

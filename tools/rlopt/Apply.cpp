@@ -1,5 +1,5 @@
 // rlopt apply FILE (--schedule S | --heuristic [--threads N]) [-o OUT]
-//             [--emit-transform T] [--emit-schedule S]
+//             [--emit-transform T] [--emit-schedule S] [--emit-program P]
 #include "Args.h"
 #include "Commands.h"
 #include "rlopt/core/File.h"
@@ -15,9 +15,9 @@
 namespace rlopt::tool {
 
 int runApply(int argc, char **argv) {
-  Args args(
-      {"schedule", "output", "emit-transform", "emit-schedule", "threads"},
-      {"heuristic"});
+  Args args({"schedule", "output", "emit-transform", "emit-schedule",
+             "emit-program", "threads"},
+            {"heuristic"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("apply: " + *error);
   if (args.positional().size() != 1)
@@ -50,11 +50,14 @@ int runApply(int argc, char **argv) {
   if (Status s = linalg::applyTransformScript(*result, *script); !s)
     return fail(program->path + ": " + s.error().message, ExitFailure);
 
-  std::string ir;
-  llvm::raw_string_ostream os(ir);
-  result->print(os);
+  std::string ir = linalg::printedModule(*result);
   if (args.has("emit-transform"))
     if (Status s = writeFileAtomically(args.get("emit-transform"), *script); !s)
+      return fail(s.error().message);
+  if (args.has("emit-program"))
+    if (Status s = writeFileAtomically(args.get("emit-program"),
+                                       linalg::printedModule(*program->module));
+        !s)
       return fail(s.error().message);
   if (args.has("emit-schedule"))
     if (Status s = writeFileAtomically(args.get("emit-schedule"),

@@ -64,7 +64,7 @@ const std::vector<Command> kLinalgCommands = {
     {"inspect", "FILE [--json]", "list ops and their features", runInspect},
     {"apply",
      "FILE (--schedule S | --heuristic [--threads N]) [-o OUT]\n"
-     "[--emit-transform T] [--emit-schedule S]",
+     "[--emit-transform T] [--emit-schedule S] [--emit-program P]",
      "apply a schedule, write the IR", runApply},
     {"measure",
      "FILE [--schedule S | --heuristic | --transform T] [--threads N] "
@@ -83,7 +83,8 @@ const std::vector<Command> kLinalgCommands = {
      "train the PPO policy", runTrain},
     {"optimize",
      "FILE [--policy P] [-o OUT] [--emit-schedule]\n"
-     "[--emit-transform T] [--search N | --budget N [--cost-model M]]\n"
+     "[--emit-transform T] [--emit-program P]\n"
+     "[--search N | --budget N [--cost-model M]]\n"
      "[--threads N] [--db PATH] [--seed S] [--json]",
      "schedule a program with a policy or the cost model's search",
      runOptimize},

@@ -58,7 +58,10 @@ int runMeasure(int argc, char **argv) {
   }
 
   auto context = linalg::createContext();
-  auto program = linalg::loadProgram(*context, args.positional()[0]);
+  // A hand-written script names the ops as the file writes them.
+  linalg::LoadOptions load;
+  load.pointwiseConvolutionsAsMatmuls = !args.has("transform");
+  auto program = linalg::loadProgram(*context, args.positional()[0], load);
   if (!program)
     return fail(program.error().message);
   if (args.has("heuristic")) {

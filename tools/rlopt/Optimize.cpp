@@ -1,5 +1,6 @@
 // rlopt optimize FILE [--policy P] [-o OUT.mlir] [--emit-schedule]
-//                [--emit-transform T.mlir] [--search N] [--threads N] [--json]
+//                [--emit-transform T.mlir] [--emit-program P.mlir]
+//                [--search N] [--threads N] [--json]
 //                [--budget N [--cost-model M|none]]
 // Runs the policy greedily on the program (and optionally N sampled
 // schedules), or with --budget the cost model's search measuring N
@@ -125,8 +126,8 @@ Result<agent::PolicyEpisode> searchWithCostModel(const Args &args,
 } // namespace
 
 int runOptimize(int argc, char **argv) {
-  Args args({"policy", "output", "emit-transform", "search", "threads", "db",
-             "seed", "budget", "cost-model"},
+  Args args({"policy", "output", "emit-transform", "emit-program", "search",
+             "threads", "db", "seed", "budget", "cost-model"},
             {"emit-schedule", "json"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("optimize: " + *error);
@@ -156,7 +157,8 @@ int runOptimize(int argc, char **argv) {
     return fail(found.error().message, code);
   const agent::PolicyEpisode &best = *found;
 
-  if (args.has("output") || args.has("emit-transform")) {
+  if (args.has("output") || args.has("emit-transform") ||
+      args.has("emit-program")) {
     auto context = linalg::createContext();
     auto program = linalg::loadProgram(*context, file);
     if (!program)
@@ -170,15 +172,20 @@ int runOptimize(int argc, char **argv) {
       if (Status s = writeFileAtomically(args.get("emit-transform"), *script);
           !s)
         return fail(s.error().message);
+    if (args.has("emit-program"))
+      if (Status s =
+              writeFileAtomically(args.get("emit-program"),
+                                  linalg::printedModule(*program->module));
+          !s)
+        return fail(s.error().message);
     if (args.has("output")) {
       mlir::OwningOpRef<mlir::ModuleOp> result = program->module.get().clone();
       if (!schedule->empty())
         if (Status s = linalg::applyTransformScript(*result, *script); !s)
           return fail(file + ": " + s.error().message, ExitFailure);
-      std::string ir;
-      llvm::raw_string_ostream os(ir);
-      result->print(os);
-      if (Status s = writeFileAtomically(args.get("output"), ir); !s)
+      if (Status s = writeFileAtomically(args.get("output"),
+                                         linalg::printedModule(*result));
+          !s)
         return fail(s.error().message);
     }
   }

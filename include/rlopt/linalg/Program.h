@@ -15,6 +15,9 @@ namespace rlopt::linalg {
 
 struct LoadOptions {
   unsigned maxLoops = 8; ///< ops with more loops are rejected
+  /// 1 x 1 NCHW convolutions read as the matmuls they are (Normalize.h);
+  /// opt-in until the heuristic serves the matmul form on few channels.
+  bool pointwiseConvolutionsAsMatmuls = false;
 };
 
 /// A validated Linalg program: one function on static-shaped f32/f64
@@ -34,6 +37,10 @@ Result<Program> loadProgram(mlir::MLIRContext &context, const std::string &path,
 Result<Program> parseProgram(mlir::MLIRContext &context, llvm::StringRef text,
                              const std::string &name,
                              const LoadOptions &options = {});
+
+/// The module's text. Of a loaded program, the IR a transform script built
+/// for it applies to: the file as rlopt read it, after Normalize.h.
+std::string printedModule(mlir::ModuleOp module);
 
 /// `path:line: ` for diagnostics about `op`.
 std::string locationPrefix(mlir::Operation *op, const std::string &path);

@@ -1,0 +1,114 @@
+#include "rlopt/linalg/Normalize.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+
+namespace rlopt::linalg {
+
+static bool allOnes(DenseIntElementsAttr values) {
+  return llvm::all_of(values.getValues<int64_t>(),
+                      [](int64_t v) { return v == 1; });
+}
+
+/// A 1 x 1, stride-1 NCHW convolution on static shapes of one float type.
+/// Dilations do not matter when the window is one tap.
+static bool isPointwise(mlir::linalg::Conv2DNchwFchwOp conv) {
+  auto input = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto filter = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto output = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  if (!input || !filter || !output || !input.hasStaticShape() ||
+      !filter.hasStaticShape() || !output.hasStaticShape())
+    return false;
+  Type element = output.getElementType();
+  return isa<FloatType>(element) && input.getElementType() == element &&
+         filter.getElementType() == element && filter.getDimSize(2) == 1 &&
+         filter.getDimSize(3) == 1 && allOnes(conv.getStrides()) &&
+         input.getDimSize(2) == output.getDimSize(2) &&
+         input.getDimSize(3) == output.getDimSize(3);
+}
+
+static RankedTensorType collapsedPixels(RankedTensorType type) {
+  return RankedTensorType::get({type.getDimSize(0), type.getDimSize(1),
+                                type.getDimSize(2) * type.getDimSize(3)},
+                               type.getElementType());
+}
+
+/// The accumulator at N x F x HW: a fill only the convolution reads is made
+/// anew at that shape (the old one then dies); anything else is collapsed.
+static Value collapsedInit(RewriterBase &rewriter, Location loc, Value init) {
+  const SmallVector<ReassociationIndices> pixels = {{0}, {1}, {2, 3}};
+  auto type = collapsedPixels(cast<RankedTensorType>(init.getType()));
+  auto fill = init.getDefiningOp<mlir::linalg::FillOp>();
+  if (fill && init.hasOneUse()) {
+    Value empty = rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
+                                                   type.getElementType());
+    return rewriter
+        .create<mlir::linalg::FillOp>(fill.getLoc(), fill.getInputs()[0], empty)
+        .getResult(0);
+  }
+  return rewriter.create<tensor::CollapseShapeOp>(loc, type, init, pixels);
+}
+
+static void rewritePointwise(RewriterBase &rewriter,
+                             mlir::linalg::Conv2DNchwFchwOp conv) {
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  const SmallVector<ReassociationIndices> pixels = {{0}, {1}, {2, 3}};
+  Value input = rewriter.create<tensor::CollapseShapeOp>(
+      loc, conv.getInputs()[0], pixels);
+  Value filter = rewriter.create<tensor::CollapseShapeOp>(
+      loc, conv.getInputs()[1],
+      SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value init = collapsedInit(rewriter, loc, conv.getOutputs()[0]);
+
+  // Loops (n, f, p, c): out[n, f, p] += filter[f, c] * in[n, c, p], the
+  // filter as A and the image as B of a row-major matmul.
+  MLIRContext *context = conv.getContext();
+  AffineExpr n, f, p, c;
+  bindDims(context, n, f, p, c);
+  SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {f, c}, context),
+                                 AffineMap::get(4, 0, {n, c, p}, context),
+                                 AffineMap::get(4, 0, {n, f, p}, context)};
+  using mlir::utils::IteratorType;
+  SmallVector<IteratorType> iterators = {
+      IteratorType::parallel, IteratorType::parallel, IteratorType::parallel,
+      IteratorType::reduction};
+  auto matmul = rewriter.create<mlir::linalg::GenericOp>(
+      loc, init.getType(), ValueRange{filter, input}, ValueRange{init}, maps,
+      iterators, [](OpBuilder &b, Location at, ValueRange args) {
+        Value product = b.create<arith::MulFOp>(at, args[0], args[1]);
+        Value sum = b.create<arith::AddFOp>(at, args[2], product);
+        b.create<mlir::linalg::YieldOp>(at, sum);
+      });
+  Value result = rewriter.create<tensor::ExpandShapeOp>(
+      loc, conv.getResultTypes()[0], matmul.getResult(0), pixels);
+  Operation *oldInit = conv.getOutputs()[0].getDefiningOp();
+  rewriter.replaceOp(conv, result);
+  // The fill made anew leaves the old one and its empty tensor unread.
+  while (oldInit && oldInit->use_empty() &&
+         isa<mlir::linalg::FillOp, tensor::EmptyOp>(oldInit)) {
+    Operation *next = isa<mlir::linalg::FillOp>(oldInit)
+                          ? oldInit->getOperand(1).getDefiningOp()
+                          : nullptr;
+    rewriter.eraseOp(oldInit);
+    oldInit = next;
+  }
+}
+
+unsigned convolutionsAsMatmuls(ModuleOp module) {
+  SmallVector<mlir::linalg::Conv2DNchwFchwOp> pointwise;
+  module.walk([&](mlir::linalg::Conv2DNchwFchwOp conv) {
+    if (isPointwise(conv))
+      pointwise.push_back(conv);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (auto conv : pointwise)
+    rewritePointwise(rewriter, conv);
+  return pointwise.size();
+}
+
+} // namespace rlopt::linalg

@@ -1,0 +1,119 @@
+// 1 x 1 NCHW convolutions read as matmuls: which ones are rewritten, what
+// they become, and that they compute what the convolution computes.
+#include "../datagen/RunProgramUtil.h"
+#include "LinalgTestUtil.h"
+
+#include "rlopt/linalg/Heuristic.h"
+#include "rlopt/linalg/Measurement.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace rlopt;
+using namespace rlopt::linalg;
+using rlopt::linalg::testing::fixturePath;
+using rlopt::linalg::testing::loadFixture;
+using rlopt::linalg::testing::printed;
+using rlopt::linalg::testing::quickMeasureOptions;
+
+namespace {
+
+std::string fixtureText(const std::string &name) {
+  std::ifstream in(fixturePath(name));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+LoadOptions asWritten() { return LoadOptions{}; }
+
+LoadOptions asMatmuls() {
+  LoadOptions options;
+  options.pointwiseConvolutionsAsMatmuls = true;
+  return options;
+}
+
+TEST(Normalize, PointwiseNchwConvolutionBecomesAMatmulOverPixels) {
+  // 1x16x4x32 by 24x16x1x1: pixels 4 x 32 = 128 in one loop.
+  auto program = loadFixture("conv_nchw_1x1_rows32", asMatmuls());
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  ASSERT_EQ(program->ops.size(), 2u);
+  EXPECT_EQ(program->ops[0].opClass, OpClass::Fill);
+  EXPECT_EQ(program->ops[1].kind, "linalg.generic");
+  EXPECT_EQ(program->ops[1].opClass, OpClass::Matmul);
+  EXPECT_EQ(program->ops[1].loopRanges, (std::vector<int64_t>{1, 24, 128, 16}));
+  std::string ir = printed(*program->module);
+  // The fill is made at the collapsed shape, so the matmul can fuse it.
+  EXPECT_NE(
+      ir.find("linalg.fill ins(%cst : f32) outs(%0 : tensor<1x24x128xf32>)"),
+      std::string::npos)
+      << ir;
+  EXPECT_NE(ir.find("tensor<1x16x128xf32>"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("tensor<24x16xf32>"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("tensor.expand_shape"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("conv_2d"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("1x24x4x32xf32> -> tensor<1x24x4x32xf32>"),
+            std::string::npos)
+      << "the old fill stays: " << ir;
+
+  auto kept = loadFixture("conv_nchw_1x1_rows32", asWritten());
+  ASSERT_TRUE(kept.ok()) << kept.error().message;
+  EXPECT_EQ(kept->ops[1].opClass, OpClass::Conv2d);
+}
+
+TEST(Normalize, WindowsAndStridesStayConvolutions) {
+  for (const char *fixture :
+       {"conv_nchw", "conv_nchw_1x1_stride2", "conv_nhwc_13_1x1"}) {
+    auto program = loadFixture(fixture, asMatmuls());
+    ASSERT_TRUE(program.ok()) << program.error().message;
+    EXPECT_EQ(program->ops.back().opClass, OpClass::Conv2d) << fixture;
+  }
+}
+
+TEST(Normalize, RewrittenConvolutionComputesWhatItsTextSays) {
+  using rlopt::datagen::testing::randomTensor;
+  using rlopt::datagen::testing::runProgram;
+  for (const char *fixture :
+       {"conv_nchw_1x1_rows32", "conv_nchw_1x1_into_argument"}) {
+    std::string text = fixtureText(fixture);
+    auto shapes = rlopt::datagen::testing::argumentShapes(text);
+    ASSERT_TRUE(shapes.ok()) << shapes.error().message;
+    std::vector<std::vector<float>> inputs;
+    for (size_t i = 0; i < shapes->size(); ++i) {
+      size_t n = 1;
+      for (int64_t d : (*shapes)[i])
+        n *= size_t(d);
+      inputs.push_back(randomTensor(n, 7 + i));
+    }
+    auto matmul = runProgram(text, inputs, asMatmuls());
+    auto conv = runProgram(text, inputs, asWritten());
+    ASSERT_TRUE(matmul.ok()) << matmul.error().message;
+    ASSERT_TRUE(conv.ok()) << conv.error().message;
+    ASSERT_EQ(matmul->size(), 1u);
+    ASSERT_EQ((*matmul)[0].size(), (*conv)[0].size());
+    double worst = 0;
+    for (size_t i = 0; i < (*conv)[0].size(); ++i)
+      worst =
+          std::max(worst, double(std::fabs((*matmul)[0][i] - (*conv)[0][i])));
+    EXPECT_LT(worst, 1e-5) << fixture;
+  }
+}
+
+TEST(Normalize, HeuristicScheduleOfTheMatmulMeasuresCorrect) {
+  auto program = loadFixture("conv_nchw_1x1_into_argument", asMatmuls());
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  for (int threads : {1, 2}) {
+    HeuristicOptions heuristic;
+    heuristic.threads = threads;
+    Schedule schedule = heuristicSchedule(*program, heuristic);
+    auto measured =
+        measureSchedule(*program, schedule, quickMeasureOptions(threads));
+    ASSERT_TRUE(measured.ok()) << measured.error().message;
+    EXPECT_TRUE(measured->correct) << schedule.str();
+  }
+}
+
+} // namespace
