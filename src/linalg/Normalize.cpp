@@ -14,9 +14,14 @@ static bool allOnes(DenseIntElementsAttr values) {
                       [](int64_t v) { return v == 1; });
 }
 
-/// A 1 x 1, stride-1 NCHW convolution on static shapes of one float type.
-/// Dilations do not matter when the window is one tap.
+/// A 1 x 1, stride-1 NCHW convolution on static shapes of one float type,
+/// over at least 64 pixels. Dilations do not matter when the window is one
+/// tap. A smaller image (7 x 7: 49 pixels) stays a convolution: its pixels
+/// are one register tile of the matmul and a rest of a third, while the
+/// convolution's schedule packs its filters into vectors instead, measured
+/// 1.3-3.7x faster than the matmul's on such layers.
 static bool isPointwise(mlir::linalg::Conv2DNchwFchwOp conv) {
+  constexpr int64_t kFewestPixels = 64;
   auto input = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
   auto filter = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
   auto output = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
@@ -28,7 +33,8 @@ static bool isPointwise(mlir::linalg::Conv2DNchwFchwOp conv) {
          filter.getElementType() == element && filter.getDimSize(2) == 1 &&
          filter.getDimSize(3) == 1 && allOnes(conv.getStrides()) &&
          input.getDimSize(2) == output.getDimSize(2) &&
-         input.getDimSize(3) == output.getDimSize(3);
+         input.getDimSize(3) == output.getDimSize(3) &&
+         output.getDimSize(2) * output.getDimSize(3) >= kFewestPixels;
 }
 
 static RankedTensorType collapsedPixels(RankedTensorType type) {

@@ -28,7 +28,11 @@ std::string fixtureText(const std::string &name) {
   return text.str();
 }
 
-LoadOptions asWritten() { return LoadOptions{}; }
+LoadOptions asWritten() {
+  LoadOptions options;
+  options.pointwiseConvolutionsAsMatmuls = false;
+  return options;
+}
 
 LoadOptions asMatmuls() {
   LoadOptions options;
@@ -64,9 +68,10 @@ TEST(Normalize, PointwiseNchwConvolutionBecomesAMatmulOverPixels) {
   EXPECT_EQ(kept->ops[1].opClass, OpClass::Conv2d);
 }
 
-TEST(Normalize, WindowsAndStridesStayConvolutions) {
-  for (const char *fixture :
-       {"conv_nchw", "conv_nchw_1x1_stride2", "conv_nhwc_13_1x1"}) {
+TEST(Normalize, WindowsStridesAndSmallImagesStayConvolutions) {
+  // conv_nchw_1x1_7x7: a 1 x 1 window over 49 pixels, too few.
+  for (const char *fixture : {"conv_nchw", "conv_nchw_1x1_stride2",
+                              "conv_nhwc_13_1x1", "conv_nchw_1x1_7x7"}) {
     auto program = loadFixture(fixture, asMatmuls());
     ASSERT_TRUE(program.ok()) << program.error().message;
     EXPECT_EQ(program->ops.back().opClass, OpClass::Conv2d) << fixture;

@@ -1,5 +1,6 @@
 // rlopt apply FILE (--schedule S | --heuristic [--threads N]) [-o OUT]
 //             [--emit-transform T] [--emit-schedule S] [--emit-program P]
+//             [--as-written]
 #include "Args.h"
 #include "Commands.h"
 #include "rlopt/core/File.h"
@@ -17,7 +18,7 @@ namespace rlopt::tool {
 int runApply(int argc, char **argv) {
   Args args({"schedule", "output", "emit-transform", "emit-schedule",
              "emit-program", "threads"},
-            {"heuristic"});
+            {"heuristic", "as-written"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("apply: " + *error);
   if (args.positional().size() != 1)
@@ -38,7 +39,9 @@ int runApply(int argc, char **argv) {
   if (!schedule)
     return fail(schedule.error().message);
   auto context = linalg::createContext();
-  auto program = linalg::loadProgram(*context, args.positional()[0]);
+  linalg::LoadOptions load;
+  load.pointwiseConvolutionsAsMatmuls = !args.has("as-written");
+  auto program = linalg::loadProgram(*context, args.positional()[0], load);
   if (!program)
     return fail(program.error().message);
   if (args.has("heuristic"))

@@ -64,12 +64,14 @@ const std::vector<Command> kLinalgCommands = {
     {"inspect", "FILE [--json]", "list ops and their features", runInspect},
     {"apply",
      "FILE (--schedule S | --heuristic [--threads N]) [-o OUT]\n"
-     "[--emit-transform T] [--emit-schedule S] [--emit-program P]",
+     "[--emit-transform T] [--emit-schedule S] [--emit-program P]\n"
+     "[--as-written]",
      "apply a schedule, write the IR", runApply},
     {"measure",
      "FILE [--schedule S | --heuristic | --transform T] [--threads N] "
      "[--json]\n"
-     "[--db PATH] [--no-cache] [--seed N] [--timeout S] [--repetitions N]",
+     "[--db PATH] [--no-cache] [--seed N] [--timeout S] [--repetitions N]\n"
+     "[--as-written]",
      "time a schedule (or a transform-dialect script) against the naive "
      "program",
      runMeasure},

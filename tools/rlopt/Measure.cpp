@@ -1,5 +1,5 @@
 // rlopt measure FILE [--schedule S | --heuristic | --transform T] [--threads N]
-//               [--json] [--db PATH]
+//               [--json] [--db PATH] [--as-written]
 #include "Args.h"
 #include "Commands.h"
 
@@ -17,7 +17,7 @@ namespace rlopt::tool {
 int runMeasure(int argc, char **argv) {
   Args args({"schedule", "transform", "threads", "db", "seed", "timeout",
              "repetitions"},
-            {"json", "no-cache", "heuristic"});
+            {"json", "no-cache", "heuristic", "as-written"});
   if (auto error = args.parse(argc, argv, 2))
     return fail("measure: " + *error);
   if (args.positional().size() != 1)
@@ -60,7 +60,8 @@ int runMeasure(int argc, char **argv) {
   auto context = linalg::createContext();
   // A hand-written script names the ops as the file writes them.
   linalg::LoadOptions load;
-  load.pointwiseConvolutionsAsMatmuls = !args.has("transform");
+  load.pointwiseConvolutionsAsMatmuls =
+      !args.has("transform") && !args.has("as-written");
   auto program = linalg::loadProgram(*context, args.positional()[0], load);
   if (!program)
     return fail(program.error().message);

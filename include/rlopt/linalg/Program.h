@@ -15,9 +15,10 @@ namespace rlopt::linalg {
 
 struct LoadOptions {
   unsigned maxLoops = 8; ///< ops with more loops are rejected
-  /// 1 x 1 NCHW convolutions read as the matmuls they are (Normalize.h);
-  /// opt-in until the heuristic serves the matmul form on few channels.
-  bool pointwiseConvolutionsAsMatmuls = false;
+  /// 1 x 1 NCHW convolutions read as the matmuls they are (Normalize.h).
+  /// Off, the program is read as written: what a hand-written transform
+  /// script, which names the ops as the file has them, needs.
+  bool pointwiseConvolutionsAsMatmuls = true;
 };
 
 /// A validated Linalg program: one function on static-shaped f32/f64
