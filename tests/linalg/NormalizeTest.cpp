@@ -1,6 +1,7 @@
 // 1 x 1 NCHW convolutions read as matmuls: which ones are rewritten, what
 // they become, and that they compute what the convolution computes.
 #include "../datagen/RunProgramUtil.h"
+#include "FixtureText.h"
 #include "LinalgTestUtil.h"
 
 #include "rlopt/linalg/Heuristic.h"
@@ -9,24 +10,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 using namespace rlopt;
 using namespace rlopt::linalg;
-using rlopt::linalg::testing::fixturePath;
+using rlopt::linalg::testing::fixtureText;
 using rlopt::linalg::testing::loadFixture;
 using rlopt::linalg::testing::printed;
 using rlopt::linalg::testing::quickMeasureOptions;
 
 namespace {
-
-std::string fixtureText(const std::string &name) {
-  std::ifstream in(fixturePath(name));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 LoadOptions asWritten() {
   LoadOptions options;

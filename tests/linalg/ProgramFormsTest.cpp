@@ -3,6 +3,7 @@
 // generics with projected maps. Each one measures correct under the
 // heuristic's schedule, and the naive program computes what the text says.
 #include "../datagen/RunProgramUtil.h"
+#include "FixtureText.h"
 #include "LinalgTestUtil.h"
 
 #include "rlopt/linalg/Executor.h"
@@ -13,26 +14,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 using namespace rlopt;
 using namespace rlopt::linalg;
 using rlopt::datagen::testing::randomTensor;
 using rlopt::datagen::testing::runProgram;
 using rlopt::datagen::testing::Tensor;
-using rlopt::linalg::testing::fixturePath;
+using rlopt::linalg::testing::fixtureText;
 using rlopt::linalg::testing::loadFixture;
 using rlopt::linalg::testing::quickMeasureOptions;
 
 namespace {
-
-std::string fixtureText(const std::string &name) {
-  std::ifstream in(fixturePath(name));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 class ProgramFormTest : public ::testing::TestWithParam<std::string> {};
 
