@@ -4,9 +4,6 @@
 #include "FixtureText.h"
 #include "LinalgTestUtil.h"
 
-#include "rlopt/linalg/Heuristic.h"
-#include "rlopt/linalg/Measurement.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,7 +13,6 @@ using namespace rlopt::linalg;
 using rlopt::linalg::testing::fixtureText;
 using rlopt::linalg::testing::loadFixture;
 using rlopt::linalg::testing::printed;
-using rlopt::linalg::testing::quickMeasureOptions;
 
 namespace {
 
@@ -96,20 +92,6 @@ TEST(Normalize, RewrittenConvolutionComputesWhatItsTextSays) {
       worst =
           std::max(worst, double(std::fabs((*matmul)[0][i] - (*conv)[0][i])));
     EXPECT_LT(worst, 1e-5) << fixture;
-  }
-}
-
-TEST(Normalize, HeuristicScheduleOfTheMatmulMeasuresCorrect) {
-  auto program = loadFixture("conv_nchw_1x1_into_argument", asMatmuls());
-  ASSERT_TRUE(program.ok()) << program.error().message;
-  for (int threads : {1, 2}) {
-    HeuristicOptions heuristic;
-    heuristic.threads = threads;
-    Schedule schedule = heuristicSchedule(*program, heuristic);
-    auto measured =
-        measureSchedule(*program, schedule, quickMeasureOptions(threads));
-    ASSERT_TRUE(measured.ok()) << measured.error().message;
-    EXPECT_TRUE(measured->correct) << schedule.str();
   }
 }
 

@@ -58,7 +58,8 @@ INSTANTIATE_TEST_SUITE_P(Forms, ProgramFormTest,
                                            "add_into_argument", "relu_in_place",
                                            "two_results", "conv_padded",
                                            "slices", "generic_projected",
-                                           "transpose_nhwc_to_nchw"));
+                                           "transpose_nhwc_to_nchw",
+                                           "conv_nchw_1x1_into_argument"));
 
 /// Half-precision programs measure correct where the CPU converts the type
 /// in hardware, and are refused with the missing feature named elsewhere.
