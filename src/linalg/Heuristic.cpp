@@ -390,8 +390,8 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   // each tile of accumulators starts from zeros in registers; the cache
   // tile, which only reuses the short panels of A and B, is dropped. On a
   // 16-channel 1 x 1 layer over 112 x 112 pixels (a matmul of 96 x 16 by
-  // 16 x 12544) that measured 1.4-2x faster than the fill fused into cache
-  // tiles of 48 x 128.
+  // 16 x 12544) that measured 0.49-0.54 ms against 0.70-1.06 ms with the
+  // fill fused into cache tiles of 48 x 128.
   constexpr int64_t kShortReduction = 256;
   int64_t products = 1;
   for (unsigned l = 0; l < n; ++l)

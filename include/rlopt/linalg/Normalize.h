@@ -5,14 +5,15 @@
 
 namespace rlopt::linalg {
 
-/// Rewrites a 1 x 1, stride-1 NCHW convolution into the contraction it is:
-/// the input collapsed to N x C x HW, the filter to F x C, a generic matmul
-/// over them and the result expanded back. The pixels then form one long
-/// loop that vectors divide, where 7 x 7 to 56 x 56 rows would leave
-/// remainders, and the contraction rules (BLIS blocks, pack) apply. IREE's
-/// preprocessing does the same. A fill that only this convolution reads is
-/// recreated at the collapsed shape, so it can still be fused. Returns how
-/// many convolutions it rewrote.
+/// Rewrites a 1 x 1, stride-1 NCHW convolution over at least 64 pixels into
+/// the contraction it is: the input collapsed to N x C x HW, the filter to
+/// F x C, a generic matmul over them and the result expanded back. The
+/// pixels then form one long loop that vectors divide, where rows of 14 to
+/// 56 pixels would leave remainders, the contraction rules of the heuristic
+/// apply, and img2col's copy of the image is gone. IREE's preprocessing
+/// does the same. A fill that only this convolution reads is recreated at
+/// the collapsed shape, so it can still be fused. Returns how many
+/// convolutions it rewrote.
 unsigned convolutionsAsMatmuls(mlir::ModuleOp module);
 
 } // namespace rlopt::linalg
