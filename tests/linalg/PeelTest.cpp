@@ -1,6 +1,6 @@
 // peel: what it leaves of the op, what it refuses, that peeled schedules
 // measure correct, and that the heuristic peels columns no two-vector tile
-// divides only when it may.
+// divides, rows and reductions without a good divisor, only when it may.
 #include "LinalgTestUtil.h"
 
 #include "rlopt/linalg/Heuristic.h"
@@ -146,6 +146,19 @@ INSTANTIATE_TEST_SUITE_P(
                        "tile(1,1,2,8,1,1) vectorize"),
         std::make_pair("conv_nhwc_odd",
                        "op1: peel(0,0,0,16,0,0,0) tile(1,1,6,16,1,1,5) "
+                       "vectorize"),
+        // The reduction peeled: its rest of one step adds itself to the
+        // bulk's result.
+        std::make_pair("matmul_prime_depth",
+                       "op1: peel(0,0,8) tile(64,96,464) tile(8,32,1) "
+                       "unroll(0,0,8) vectorize"),
+        // Rows: a bulk of 48 and a rest of 5.
+        std::make_pair("matmul_prime_rows",
+                       "op1: peel(8,0,0) tile(8,32,1) unroll(0,0,8) "
+                       "vectorize"),
+        // Rows, columns and the reduction: eight parts.
+        std::make_pair("matmul_odd",
+                       "op1: peel(64,32,16) tile(8,32,16) tile(8,32,1) "
                        "vectorize")));
 
 TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
@@ -159,6 +172,48 @@ TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
   auto plain = heuristicSteps({});
   ASSERT_EQ(plain.size(), 3u);
   EXPECT_EQ(plain[1].params, (std::vector<int64_t>{8, 8, 1}));
+}
+
+TEST(Peel, HeuristicPeelsAReductionNoTileOfEightOrMoreDivides) {
+  // 929 steps, a prime: the bulk of 928 is tiled 464 deep, where without
+  // peel the cache tile took one step of the reduction at a time.
+  auto steps = heuristicSteps({"peel", "unroll"}, "matmul_prime_depth");
+  ASSERT_GE(steps.size(), 4u);
+  EXPECT_EQ(steps[0].name, "peel");
+  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{0, 0, 8}));
+  EXPECT_EQ(steps[1].name, "tile");
+  EXPECT_GE(steps[1].params[2], 8);
+  EXPECT_EQ(steps[1].params[2] % 8, 0);
+  auto plain = heuristicSteps({}, "matmul_prime_depth");
+  ASSERT_FALSE(plain.empty());
+  EXPECT_EQ(plain[0].params[2], 1);
+  // Two rows stream B: its rows come 8 at a time to each register tile.
+  steps = heuristicSteps({"peel"}, "matmul_two_rows_prime_depth");
+  ASSERT_GE(steps.size(), 3u);
+  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{0, 0, 8}));
+  EXPECT_EQ(steps[steps.size() - 2].params, (std::vector<int64_t>{2, 32, 8}));
+  // A reduction with a divisor of 8 or more up to the cache tile's depth is
+  // tiled by it (matmul_odd: 300 by 300).
+  for (const TransformStep &step : heuristicSteps({"peel"}))
+    if (step.name == "peel")
+      EXPECT_EQ(step.params[2], 0);
+}
+
+TEST(Peel, HeuristicPeelsRowsWhoseRegisterTileWouldBeUnderHalf) {
+  // 53 rows, a prime: 48 in tiles of 8 rows and a rest of 5, where without
+  // peel every register tile was one row.
+  auto steps = heuristicSteps({"peel"}, "matmul_prime_rows");
+  ASSERT_GE(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "peel");
+  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{8, 0, 0}));
+  EXPECT_EQ(steps[steps.size() - 2].params, (std::vector<int64_t>{8, 32, 1}));
+  auto plain = heuristicSteps({}, "matmul_prime_rows");
+  ASSERT_GE(plain.size(), 2u);
+  EXPECT_EQ(plain[plain.size() - 2].params[0], 1);
+  // 200 rows divide by 8: not peeled.
+  auto odd = heuristicSteps({"peel"});
+  ASSERT_FALSE(odd.empty());
+  EXPECT_EQ(odd[0].params[0], 0);
 }
 
 TEST(Peel, HeuristicPeelsAConvolutionsPixelsAfterImg2col) {
