@@ -458,6 +458,15 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   // then leave a rest under a vector instead (48 + 1). With two tiles or more
   // before the rest (81, 121 pixels) that measured 0.82-1.16x, so they keep
   // theirs.
+  // A rest across the lanes that is neither whole vectors nor a power of
+  // two runs masked, and MLIR keeps a masked accumulator in memory across
+  // the reduction. Where one-vector tiles leave a power of two of at least
+  // 4 lanes instead (120 = 112 + 8, 1976 = 1968 + 8), they are faster even
+  // though the bulk's register tile is then one vector wide: 0.54-0.58 ms
+  // against 0.98-1.04 ms for 536 x 440 by 440 x 120, and 0.76-0.81 against
+  // 0.99 ms for 353 x 48 by 48 x 1976. Not where fewer rows than a register
+  // tile's stream B: with few accumulators, narrower tiles measured
+  // 0.62-2.85x, mostly by the width of B's row blocks.
   // A fill fused into the register tiles keeps one-vector tiles instead
   // where a vector divides the columns: `fuse` must come first.
   bool keepsFill = fillsRegisters && !parallel.empty() &&
@@ -479,8 +488,13 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
     std::vector<int64_t> peel(n, 0);
     if (op.ranges[inner] > cols &&
         vectorDivisor(op.ranges[inner], cols, lanes) < cols) {
-      int64_t rest = op.ranges[inner] % cols;
-      peel[inner] = rest > lanes && op.ranges[inner] < 2 * cols ? lanes : cols;
+      int64_t rest = op.ranges[inner] % cols, laneRest = rest % lanes;
+      bool unmaskedLaneRest = !streamsB && laneRest >= 4 &&
+                              llvm::isPowerOf2_64(laneRest) && rest > lanes;
+      peel[inner] =
+          (rest > lanes && op.ranges[inner] < 2 * cols) || unmaskedLaneRest
+              ? lanes
+              : cols;
     }
     if (rowLoop && op.ranges[*rowLoop] > rows &&
         2 * divisorAtMost(op.ranges[*rowLoop], rows) < rows)

@@ -156,6 +156,9 @@ INSTANTIATE_TEST_SUITE_P(
         std::make_pair("matmul_prime_rows",
                        "op1: peel(8,0,0) tile(8,32,1) unroll(0,0,8) "
                        "vectorize"),
+        std::make_pair("matmul_cols120",
+                       "op1: peel(0,16,0) tile(32,112,128) tile(8,16,1) "
+                       "unroll(0,0,8) vectorize"),
         // Rows, columns and the reduction: eight parts.
         std::make_pair("matmul_odd",
                        "op1: peel(64,32,16) tile(8,32,16) tile(8,32,1) "
@@ -172,6 +175,19 @@ TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
   auto plain = heuristicSteps({});
   ASSERT_EQ(plain.size(), 3u);
   EXPECT_EQ(plain[1].params, (std::vector<int64_t>{8, 8, 1}));
+}
+
+TEST(Peel, HeuristicPeelsColumnsAtOneVectorWhereThatLeavesNoMask) {
+  // 120 columns: at two vectors, 96 and a rest of 24 under a mask; at one,
+  // 112 and a rest of 8, a power of two that needs none.
+  auto steps = heuristicSteps({"peel"}, "matmul_cols120");
+  ASSERT_GE(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "peel");
+  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{0, 16, 0}));
+  EXPECT_EQ(steps[steps.size() - 2].params, (std::vector<int64_t>{8, 16, 1}));
+  EXPECT_EQ(vectorSizes("matmul_cols120", "op1: peel(0,16,0) tile(8,16,1) "
+                                          "vectorize"),
+            (std::vector<std::string>{"8, 16, 1", "8, 8, 1"}));
 }
 
 TEST(Peel, HeuristicPeelsAReductionNoTileOfEightOrMoreDivides) {
