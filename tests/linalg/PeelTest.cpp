@@ -44,6 +44,18 @@ heuristicSteps(std::vector<std::string> extras,
   return {};
 }
 
+/// The heuristic's steps begin with `peel` at `sizes` and end with the
+/// register tile `registerTile` before `vectorize`.
+void expectPeelAndRegisterTile(const std::vector<TransformStep> &steps,
+                               const std::vector<int64_t> &sizes,
+                               const std::vector<int64_t> &registerTile) {
+  ASSERT_GE(steps.size(), 3u);
+  EXPECT_EQ(steps[0].name, "peel");
+  EXPECT_EQ(steps[0].params, sizes);
+  EXPECT_EQ(steps[steps.size() - 2].params, registerTile);
+  EXPECT_EQ(steps.back().name, "vectorize");
+}
+
 /// The `vector_sizes` of each part of a peeled op, in the script's order.
 std::vector<std::string> vectorSizes(const std::string &fixture,
                                      const std::string &schedule) {
@@ -180,11 +192,8 @@ TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
 TEST(Peel, HeuristicPeelsColumnsAtOneVectorWhereThatLeavesNoMask) {
   // 120 columns: at two vectors, 96 and a rest of 24 under a mask; at one,
   // 112 and a rest of 8, a power of two that needs none.
-  auto steps = heuristicSteps({"peel"}, "matmul_cols120");
-  ASSERT_GE(steps.size(), 3u);
-  EXPECT_EQ(steps[0].name, "peel");
-  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{0, 16, 0}));
-  EXPECT_EQ(steps[steps.size() - 2].params, (std::vector<int64_t>{8, 16, 1}));
+  expectPeelAndRegisterTile(heuristicSteps({"peel"}, "matmul_cols120"),
+                            {0, 16, 0}, {8, 16, 1});
   EXPECT_EQ(vectorSizes("matmul_cols120", "op1: peel(0,16,0) tile(8,16,1) "
                                           "vectorize"),
             (std::vector<std::string>{"8, 16, 1", "8, 8, 1"}));
@@ -204,10 +213,9 @@ TEST(Peel, HeuristicPeelsAReductionNoTileOfEightOrMoreDivides) {
   ASSERT_FALSE(plain.empty());
   EXPECT_EQ(plain[0].params[2], 1);
   // Two rows stream B: its rows come 8 at a time to each register tile.
-  steps = heuristicSteps({"peel"}, "matmul_two_rows_prime_depth");
-  ASSERT_GE(steps.size(), 3u);
-  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{0, 0, 8}));
-  EXPECT_EQ(steps[steps.size() - 2].params, (std::vector<int64_t>{2, 32, 8}));
+  expectPeelAndRegisterTile(
+      heuristicSteps({"peel"}, "matmul_two_rows_prime_depth"), {0, 0, 8},
+      {2, 32, 8});
   // A reduction with a divisor of 8 or more up to the cache tile's depth is
   // tiled by it (matmul_odd: 300 by 300).
   for (const TransformStep &step : heuristicSteps({"peel"}))
@@ -218,11 +226,8 @@ TEST(Peel, HeuristicPeelsAReductionNoTileOfEightOrMoreDivides) {
 TEST(Peel, HeuristicPeelsRowsWhoseRegisterTileWouldBeUnderHalf) {
   // 53 rows, a prime: 48 in tiles of 8 rows and a rest of 5, where without
   // peel every register tile was one row.
-  auto steps = heuristicSteps({"peel"}, "matmul_prime_rows");
-  ASSERT_GE(steps.size(), 3u);
-  EXPECT_EQ(steps[0].name, "peel");
-  EXPECT_EQ(steps[0].params, (std::vector<int64_t>{8, 0, 0}));
-  EXPECT_EQ(steps[steps.size() - 2].params, (std::vector<int64_t>{8, 32, 1}));
+  expectPeelAndRegisterTile(heuristicSteps({"peel"}, "matmul_prime_rows"),
+                            {8, 0, 0}, {8, 32, 1});
   auto plain = heuristicSteps({}, "matmul_prime_rows");
   ASSERT_GE(plain.size(), 2u);
   EXPECT_EQ(plain[plain.size() - 2].params[0], 1);
