@@ -54,9 +54,14 @@ void stopRolloutRanks(Cluster &cluster) {
 Status serveShares(Cluster &cluster, const ShareHandler &answer,
                    double timeoutSeconds) {
   // The first share may come late: the learner may first measure and clone
-  // demonstrations on its own.
+  // demonstrations on its own. After that the learner is given twice the
+  // timeout: it may itself be waiting that long on another rollout rank, and
+  // it is the learner that names a hung rank and checkpoints. With equal
+  // timeouts, a healthy rank waiting on a learner stuck on a stopped one
+  // could give up first and end the run without either.
+  const double learnerTimeout = 2 * timeoutSeconds;
   double wait = std::numeric_limits<double>::infinity();
-  for (;; wait = timeoutSeconds) {
+  for (;; wait = learnerTimeout) {
     auto received = cluster.receive(0, Cluster::Work, wait);
     if (!received)
       return makeError("the learner (" + received.error().message + ")");
@@ -74,7 +79,7 @@ Status serveShares(Cluster &cluster, const ShareHandler &answer,
       reply = {{"error", "malformed work from the learner"}};
     }
     if (Status s =
-            cluster.send(0, Cluster::Episodes, pack(reply), timeoutSeconds);
+            cluster.send(0, Cluster::Episodes, pack(reply), learnerTimeout);
         !s)
       return makeError("the learner (" + s.error().message + ")");
   }

@@ -27,7 +27,8 @@ void stopRolloutRanks(Cluster &cluster);
 
 /// A rollout rank's life: answers each share the learner sends, until it
 /// says stop. An Error from `answer` goes back to the learner as the
-/// answer's "error"; a learner silent for `timeoutSeconds` is an Error.
+/// answer's "error"; a learner silent for twice `timeoutSeconds` (after
+/// the first share, which may come late) is an Error.
 using ShareHandler =
     std::function<Result<nlohmann::json>(const nlohmann::json &share)>;
 Status serveShares(Cluster &cluster, const ShareHandler &answer,
