@@ -471,11 +471,8 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   // where a vector divides the columns: `fuse` must come first.
   bool keepsFill = fillsRegisters && !parallel.empty() &&
                    vectorDivisor(op.ranges[inner], cols, lanes) >= lanes;
-  // Rows whose largest divisor up to the register tile's is under half of
-  // it (353 or 199 rows: one; 346: two) are peeled too, so the bulk keeps
-  // full register tiles: accumulators of one row by two vectors reuse each
-  // row of B once. A 353 x 48 by 48 x 1976 product measured 0.87 ms peeled
-  // at 8 rows against 1.94 ms in one-row tiles.
+  // The cache tile is at most this many rows by columns.
+  const int64_t cacheRows = 8 * rows, cacheCols = 4 * cols;
   std::optional<unsigned> rowLoop;
   if (parallel.size() >= 2)
     rowLoop = parallel[parallel.size() - 2];
@@ -496,17 +493,22 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
               ? lanes
               : cols;
     }
+    // Rows whose largest divisor up to the register tile's is under half
+    // of it (353 or 199 rows: one; 346: two) are peeled too, so the bulk
+    // keeps full register tiles: accumulators of one row by two vectors
+    // reuse each row of B once. A 353 x 48 by 48 x 1976 product measured
+    // 0.87 ms peeled at 8 rows against 1.94 ms in one-row tiles.
     if (rowLoop && op.ranges[*rowLoop] > rows &&
         2 * divisorAtMost(op.ranges[*rowLoop], rows) < rows)
       peel[*rowLoop] = rows;
     // A transposed B is packed, which a peeled op is not. The largest cache
     // tile is the shallowest, so a divisor up to its depth serves any.
     if (!transposedB && (streamsB || !fillsRegisters))
-      peelReduction(op,
-                    streamsB
-                        ? kReductionStep
-                        : cacheTileDepth(op, target, 8 * rows, 4 * cols, cols),
-                    peel);
+      peelReduction(
+          op,
+          streamsB ? kReductionStep
+                   : cacheTileDepth(op, target, cacheRows, cacheCols, cols),
+          peel);
     if (llvm::any_of(peel, [](int64_t p) { return p > 0; }))
       tryStep(state, index, {"peel", peel}, steps);
   }
@@ -516,10 +518,10 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
       continue;
     if (l == inner) {
       reg[l] = vectorDivisor(op.ranges[l], cols, lanes);
-      cache[l] = nc = multipleAtMost(op.ranges[l], reg[l], 4 * cols);
+      cache[l] = nc = multipleAtMost(op.ranges[l], reg[l], cacheCols);
     } else if (rowLoop && l == *rowLoop) {
       reg[l] = divisorAtMost(op.ranges[l], rows);
-      cache[l] = mc = multipleAtMost(op.ranges[l], reg[l], 8 * rows);
+      cache[l] = mc = multipleAtMost(op.ranges[l], reg[l], cacheRows);
     } else {
       cache[l] = 1; // batch loops
     }
