@@ -124,6 +124,55 @@ void copyTilesThatPadNothing(mlir::ModuleOp module) {
   }
 }
 
+/// A returned reshape of a fresh buffer (a 1 x 1 convolution computed as a
+/// matmul and expanded back to N x F x H x W) would be copied whole into the
+/// caller's result buffer after the kernel: 4.8 MB, half the kernel's time,
+/// on one MobileNet layer. Allocated in the returned shape instead and
+/// reshaped back for the computation, the buffer is the one returned, and
+/// buffer-results-to-out-params then computes into the caller's buffer.
+static void allocateReturnedReshapes(mlir::ModuleOp module) {
+  llvm::SmallVector<mlir::Operation *> views;
+  llvm::SmallPtrSet<mlir::Operation *, 4> reshaped;
+  module.walk([&](mlir::func::ReturnOp ret) {
+    for (mlir::Value value : ret.getOperands()) {
+      mlir::Operation *view = value.getDefiningOp();
+      if (!view || !value.hasOneUse() ||
+          !mlir::isa<mlir::memref::ExpandShapeOp,
+                     mlir::memref::CollapseShapeOp>(view))
+        continue;
+      auto fresh = view->getOperand(0).getDefiningOp<mlir::memref::AllocOp>();
+      auto type = mlir::cast<mlir::MemRefType>(value.getType());
+      if (fresh && fresh.getDynamicSizes().empty() &&
+          fresh.getType().getLayout().isIdentity() && type.hasStaticShape() &&
+          type.getLayout().isIdentity() && reshaped.insert(fresh).second)
+        views.push_back(view);
+    }
+  });
+  for (mlir::Operation *view : views) {
+    auto fresh = view->getOperand(0).getDefiningOp<mlir::memref::AllocOp>();
+    mlir::MemRefType computedType = fresh.getType();
+    mlir::OpBuilder builder(fresh);
+    mlir::Value returned = builder.create<mlir::memref::AllocOp>(
+        fresh.getLoc(),
+        mlir::cast<mlir::MemRefType>(view->getResult(0).getType()),
+        fresh.getAlignmentAttr());
+    mlir::Value computed;
+    if (auto expand = mlir::dyn_cast<mlir::memref::ExpandShapeOp>(view))
+      computed = builder.create<mlir::memref::CollapseShapeOp>(
+          view->getLoc(), computedType, returned,
+          expand.getReassociationIndices());
+    else
+      computed = builder.create<mlir::memref::ExpandShapeOp>(
+          view->getLoc(), computedType.getShape(), returned,
+          mlir::cast<mlir::memref::CollapseShapeOp>(view)
+              .getReassociationIndices());
+    view->getResult(0).replaceAllUsesWith(returned);
+    view->erase();
+    fresh.getResult().replaceAllUsesWith(computed);
+    fresh.erase();
+  }
+}
+
 static Status runPasses(mlir::ModuleOp module, const std::string &passes) {
   DiagnosticCollector diagnostics(module.getContext());
   mlir::PassManager pm(module.getContext());
@@ -160,6 +209,7 @@ Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
   if (Status s = runPasses(module, bufferizationPasses()); !s)
     return s.error();
   copyStridedBuffersInLoops(module);
+  allocateReturnedReshapes(module);
   LoweredEntry lowered;
   if (entry)
     lowered.resultArgument = resultsInArguments(entry);
