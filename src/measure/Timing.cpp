@@ -99,8 +99,11 @@ timeInterleavedSides(const std::vector<std::function<void()>> &sides,
   int maxRounds = std::max(1, config.maxRounds);
   while (true) {
     for (int i = 0; i < repetitions; ++i)
-      for (size_t s = 0; s < sides.size(); ++s)
+      for (size_t s = 0; s < sides.size(); ++s) {
+        for (int w = 0; w < config.warmCallsPerSample; ++w)
+          sides[s]();
         samples[s].push_back(timeSample(sides[s], result.callsPerSample));
+      }
     ++result.rounds;
     result.sides.clear();
     bool quiet = true;

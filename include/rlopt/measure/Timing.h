@@ -15,6 +15,10 @@ struct TimingConfig {
   double minSampleMs =
       2.0;                 ///< calls are batched until a sample lasts this long
   double budgetMs = 20000; ///< stop adding rounds past this total time
+  /// Untimed calls of a side right before each of its samples. A thread
+  /// pool sleeps while the other sides run; a steady stream of calls, which
+  /// a sample stands for, finds it awake.
+  int warmCallsPerSample = 0;
 };
 
 /// Median and relative spread ((p75 - p25) / median) of one side.
