@@ -210,17 +210,34 @@ TEST(Heuristic, ShortReductionFusesItsFillIntoTheRegisterTiles) {
       EXPECT_TRUE(measured->correct) << fixture << " " << schedule.str();
     }
   }
-  // With threads, `parallelize` comes first and nothing is fused, nor with
-  // 264 products per output (conv_nchw_1x1_deep); a stride keeps the
-  // convolution, which img2col rewrites.
-  EXPECT_NE(stepsFor("conv_nchw_1x1_rows32", "op1", avx512(), 2)[0].name,
-            "fuse");
+  // With threads the schedule is the same: fuse's loop over the 12 register
+  // tiles is the threads' too, and the op is not split first. Nothing is
+  // fused with 264 products per output (conv_nchw_1x1_deep); a stride keeps
+  // the convolution, which img2col rewrites.
+  auto threaded = stepsFor("conv_nchw_1x1_rows32", "op1", avx512(), 2);
+  ASSERT_EQ(threaded.size(), steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(threaded[i].name, steps[i].name);
+    EXPECT_EQ(threaded[i].params, steps[i].params);
+  }
   auto deep = stepsFor("conv_nchw_1x1_deep", "op1", avx512());
   ASSERT_FALSE(deep.empty());
   EXPECT_EQ(deep[0].name, "tile");
   auto strided = stepsFor("conv_nchw_1x1_stride2", "op1", avx512());
   ASSERT_FALSE(strided.empty());
   EXPECT_EQ(strided[0].name, "img2col");
+}
+
+TEST(Heuristic, PoolingWithThreadsSharesItsFusedRowsWhenThereAreEnough) {
+  // pool_nhwc_max fuses its fill into the loop over its output rows (n, oh);
+  // with threads, those rows are the threads' loop. Two threads have four
+  // of its 8 rows each; three would have fewer, and split the op first.
+  auto two = stepsFor("pool_nhwc_max", "op1", avx512(), 2);
+  ASSERT_FALSE(two.empty());
+  EXPECT_EQ(two[0].name, "fuse");
+  auto three = stepsFor("pool_nhwc_max", "op1", avx512(), 3);
+  ASSERT_FALSE(three.empty());
+  EXPECT_EQ(three[0].name, "parallelize");
 }
 
 TEST(Heuristic, ThreadsSplitBsColumnsWhenEachWouldReadMoreThanItsL2) {

@@ -3,6 +3,7 @@
 #include "../datagen/RunProgramUtil.h"
 #include "FixtureText.h"
 #include "LinalgTestUtil.h"
+#include "rlopt/linalg/Lowering.h"
 
 #include <gtest/gtest.h>
 
@@ -54,6 +55,18 @@ TEST(Normalize, PointwiseNchwConvolutionBecomesAMatmulOverPixels) {
   auto kept = loadFixture("conv_nchw_1x1_rows32", asWritten());
   ASSERT_TRUE(kept.ok()) << kept.error().message;
   EXPECT_EQ(kept->ops[1].opClass, OpClass::Conv2d);
+}
+
+TEST(Normalize, TheMatmulComputesInTheCallersBuffer) {
+  // The result is the matmul's expanded back to N x F x H x W: lowered, it
+  // is computed where the caller wants it, not copied there afterwards.
+  auto program = loadFixture("conv_nchw_1x1_rows32", asMatmuls());
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  auto lowered = lowerToLLVM(*program->module);
+  ASSERT_TRUE(lowered.ok()) << lowered.error().message;
+  std::string ir = printed(*program->module);
+  EXPECT_EQ(ir.find("memcpy"), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("memrefCopy"), std::string::npos) << ir;
 }
 
 TEST(Normalize, WindowsStridesAndSmallImagesStayConvolutions) {

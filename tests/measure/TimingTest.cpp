@@ -79,6 +79,35 @@ TEST(TimingTest, SidesAlternateSampleBySample) {
   EXPECT_EQ(timing.candidate.samplesMs.size(), 6u);
 }
 
+TEST(TimingTest, WarmCallsPrecedeEachSampleUntimed) {
+  std::string trace;
+  TimingConfig config;
+  config.warmup = 1;
+  config.repetitions = 2;
+  config.maxRounds = 1;
+  config.minSampleMs = 0.5;
+  config.warmCallsPerSample = 1;
+  InterleavedTiming timing = timeInterleaved(
+      [&] {
+        trace += 'b';
+        spinFor(std::chrono::microseconds(100));
+      },
+      [&] {
+        trace += 'c';
+        spinFor(std::chrono::microseconds(100));
+      },
+      config);
+
+  ASSERT_GE(timing.callsPerSample, 1);
+  std::string expected = "bc"; // Warm-up.
+  std::string baselineSample(timing.callsPerSample + 1, 'b');
+  std::string candidateSample(timing.callsPerSample + 1, 'c');
+  for (int i = 0; i < config.repetitions; ++i)
+    expected += baselineSample + candidateSample;
+  EXPECT_EQ(trace, expected);
+  EXPECT_EQ(timing.baseline.samplesMs.size(), 2u);
+}
+
 TEST(TimingTest, QuietResultStopsAfterOneRound) {
   TimingConfig config;
   config.maxRounds = 5;
