@@ -15,6 +15,21 @@ void spinFor(std::chrono::microseconds duration) {
   }
 }
 
+/// Times two sides of 100 us each, appending 'b' to `trace` for each call
+/// of the baseline and 'c' for each call of the candidate.
+InterleavedTiming tracedTiming(const TimingConfig &config, std::string &trace) {
+  return timeInterleaved(
+      [&] {
+        trace += 'b';
+        spinFor(std::chrono::microseconds(100));
+      },
+      [&] {
+        trace += 'c';
+        spinFor(std::chrono::microseconds(100));
+      },
+      config);
+}
+
 TEST(TimingTest, SummarizeOddCount) {
   // Sorted: 1 2 3 4 5 -> p25 = 2, median = 3, p75 = 4.
   SampleStats stats = summarize({5, 1, 4, 2, 3});
@@ -56,16 +71,7 @@ TEST(TimingTest, SidesAlternateSampleBySample) {
   config.maxRounds = 2;
   config.maxSpread = -1; // Never quiet enough: run every round.
   config.minSampleMs = 0.5;
-  InterleavedTiming timing = timeInterleaved(
-      [&] {
-        trace += 'b';
-        spinFor(std::chrono::microseconds(100));
-      },
-      [&] {
-        trace += 'c';
-        spinFor(std::chrono::microseconds(100));
-      },
-      config);
+  InterleavedTiming timing = tracedTiming(config, trace);
 
   ASSERT_EQ(timing.rounds, 2);
   ASSERT_GE(timing.callsPerSample, 1);
@@ -87,16 +93,7 @@ TEST(TimingTest, WarmCallsPrecedeEachSampleUntimed) {
   config.maxRounds = 1;
   config.minSampleMs = 0.5;
   config.warmCallsPerSample = 1;
-  InterleavedTiming timing = timeInterleaved(
-      [&] {
-        trace += 'b';
-        spinFor(std::chrono::microseconds(100));
-      },
-      [&] {
-        trace += 'c';
-        spinFor(std::chrono::microseconds(100));
-      },
-      config);
+  InterleavedTiming timing = tracedTiming(config, trace);
 
   ASSERT_GE(timing.callsPerSample, 1);
   std::string expected = "bc"; // Warm-up.
