@@ -323,7 +323,8 @@ static int runWorker(WorkerChannel &channel, const Program &program,
 
   // A side's thread pool sleeps while the single-threaded naive baseline
   // runs; woken by its first timed call, it made two-thread kernels time
-  // slower than one-thread ones.
+  // slower than one-thread ones. Where a sample is one call (slow kernels),
+  // this doubles the measurement's time.
   measure::TimingConfig timingConfig = options.timing;
   if (options.threads > 1)
     timingConfig.warmCallsPerSample = 1;
