@@ -251,21 +251,28 @@ TEST(ApplyCliTest, HeuristicScheduleIsTheOneMeasureTimes) {
   EXPECT_EQ(readFile(written),
             parseJson(measured)["schedule"].get<std::string>() + "\n");
   EXPECT_NE(readFile(scratch / "out.mlir").find("vector."), std::string::npos);
-  // With threads, the heuristic's schedule for that many.
+  // With threads, the heuristic's schedule for that many. A reduction of
+  // 929 is too long to fuse its fill, so the threads split the op first.
+  std::string oneThread = (scratch / "one_thread.txt").string();
+  RunResult single =
+      runRlopt({"apply", fixturePath("matmul_prime_depth"), "--heuristic", "-o",
+                (scratch / "out1.mlir").string(), "--emit-schedule", oneThread},
+               scratch.path());
+  ASSERT_EQ(single.exitCode, 0) << single.err;
   RunResult threaded = runRlopt(
-      {"apply", fixturePath("matmul"), "--heuristic", "--threads", "2", "-o",
-       (scratch / "out2.mlir").string(), "--emit-schedule", written},
+      {"apply", fixturePath("matmul_prime_depth"), "--heuristic", "--threads",
+       "2", "-o", (scratch / "out2.mlir").string(), "--emit-schedule", written},
       scratch.path());
   ASSERT_EQ(threaded.exitCode, 0) << threaded.err;
   RunResult measuredThreaded =
-      runRlopt({"measure", fixturePath("matmul"), "--heuristic", "--threads",
-                "2", "--no-cache", "--json", "--repetitions", "1"},
+      runRlopt({"measure", fixturePath("matmul_prime_depth"), "--heuristic",
+                "--threads", "2", "--no-cache", "--json", "--repetitions", "1"},
                scratch.path());
   ASSERT_EQ(measuredThreaded.exitCode, 0) << measuredThreaded.err;
   std::string threadedSchedule =
       parseJson(measuredThreaded)["schedule"].get<std::string>();
   EXPECT_EQ(readFile(written), threadedSchedule + "\n");
-  EXPECT_NE(threadedSchedule, parseJson(measured)["schedule"]);
+  EXPECT_NE(readFile(oneThread), threadedSchedule + "\n");
 
   // Exactly one source of schedule, and --threads only sizes the heuristic's.
   for (std::vector<std::string> args :
