@@ -168,6 +168,15 @@ struct LoweredPair {
 
 } // namespace
 
+/// Untimed calls of each side before each of its samples. A side's thread
+/// pool sleeps while the single-threaded naive baseline runs; woken by its
+/// first timed call, it made two-thread kernels time slower than one-thread
+/// ones. Where a sample is one call (slow kernels), this doubles the
+/// measurement's time.
+static int warmCallsPerSample(const MeasureOptions &options) {
+  return options.threads > 1 ? 1 : 0;
+}
+
 static Result<LoweredPair> lowerBoth(const Program &program,
                                      const std::string &script,
                                      const MeasureOptions &options) {
@@ -193,7 +202,7 @@ static Result<LoweredPair> lowerBoth(const Program &program,
                     printedModule(*pair.candidate) +
                     "\n//seed=" + std::to_string(options.seed) +
                     "\n//protocol=steady-heap";
-  if (options.threads > 1)
+  if (warmCallsPerSample(options) > 0)
     key += ",warm-pools";
   for (const ExternalBaseline &external : options.externals)
     key += "\n//external=" + external.name + " " + external.version;
@@ -321,13 +330,8 @@ static int runWorker(WorkerChannel &channel, const Program &program,
     externalCalls.push_back(std::move(call));
   }
 
-  // A side's thread pool sleeps while the single-threaded naive baseline
-  // runs; woken by its first timed call, it made two-thread kernels time
-  // slower than one-thread ones. Where a sample is one call (slow kernels),
-  // this doubles the measurement's time.
   measure::TimingConfig timingConfig = options.timing;
-  if (options.threads > 1)
-    timingConfig.warmCallsPerSample = 1;
+  timingConfig.warmCallsPerSample = warmCallsPerSample(options);
   measure::MultiTiming timing =
       measure::timeInterleavedSides(timedSides, timingConfig);
   m.baselineMs = timing.sides[0].medianMs;
