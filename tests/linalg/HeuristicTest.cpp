@@ -102,32 +102,52 @@ TEST(Heuristic, MatmulCacheTileIsDeeperWithALargerL2) {
 TEST(Heuristic, ConvolutionVectorsSpanTwoRegistersOfFilters) {
   // (n, oh, ow, f, kh, kw, c): the fixture has 16 filters, all of them
   // on AVX-512, two vectors of 4 on SSE; 8 output columns, 8 channels.
-  auto wide = stepsFor("conv_nhwc", "op1", avx512());
-  ASSERT_FALSE(wide.empty());
-  EXPECT_EQ(wide[0].params, (Sizes{1, 1, 8, 16, 1, 1, 8}));
+  EXPECT_EQ(registerTile(stepsFor("conv_nhwc", "op1", avx512())),
+            (Sizes{1, 1, 8, 16, 1, 1, 8}));
   measure::CpuTarget sse = avx2();
   sse.f32Lanes = 4;
-  auto narrow = stepsFor("conv_nhwc", "op1", sse);
-  ASSERT_FALSE(narrow.empty());
-  EXPECT_EQ(narrow[0].params, (Sizes{1, 1, 8, 8, 1, 1, 8}));
+  EXPECT_EQ(registerTile(stepsFor("conv_nhwc", "op1", sse)),
+            (Sizes{1, 1, 8, 8, 1, 1, 8}));
 }
 
 TEST(Heuristic, ConvolutionWhoseFilterStaysBeyondTheL2TakesFourVectors) {
   // conv_nhwc_stride2: 5 output columns, 16 filters (4.5 KiB). With four
   // lanes, 5 x 4 accumulators leave 12 of 32 registers free.
   measure::CpuTarget small = cpu(4, 32, 1 << 10, 4 << 10);
-  auto wide = stepsFor("conv_nhwc_stride2", "op1", small);
-  ASSERT_FALSE(wide.empty());
-  EXPECT_EQ(wide[0].params, (Sizes{1, 1, 5, 16, 1, 1, 8}));
+  EXPECT_EQ(registerTile(stepsFor("conv_nhwc_stride2", "op1", small)),
+            (Sizes{1, 1, 5, 16, 1, 1, 8}));
   // The filter fits the L2: two vectors.
-  auto fits =
-      stepsFor("conv_nhwc_stride2", "op1", cpu(4, 32, 1 << 10, 1 << 20));
-  ASSERT_FALSE(fits.empty());
-  EXPECT_EQ(fits[0].params, (Sizes{1, 1, 5, 8, 1, 1, 8}));
+  EXPECT_EQ(registerTile(stepsFor("conv_nhwc_stride2", "op1",
+                                  cpu(4, 32, 1 << 10, 1 << 20))),
+            (Sizes{1, 1, 5, 8, 1, 1, 8}));
   // 5 x 4 accumulators would not leave four of 16 registers free.
-  auto few = stepsFor("conv_nhwc_stride2", "op1", cpu(4, 16, 1 << 10, 4 << 10));
-  ASSERT_FALSE(few.empty());
-  EXPECT_EQ(few[0].params, (Sizes{1, 1, 5, 8, 1, 1, 8}));
+  EXPECT_EQ(registerTile(stepsFor("conv_nhwc_stride2", "op1",
+                                  cpu(4, 16, 1 << 10, 4 << 10))),
+            (Sizes{1, 1, 5, 8, 1, 1, 8}));
+}
+
+TEST(Heuristic,
+     ConvolutionFusesItsFillIntoRegisterTilesOnShortReductionsOrThreads) {
+  // conv_nhwc: 72 products per output (3 x 3 x 8); its fill is fused into
+  // the loop over register tiles, which the reduction's tile then leaves.
+  auto fused = stepsFor("conv_nhwc", "op1", avx512());
+  ASSERT_EQ(fused.size(), 3u);
+  EXPECT_EQ(fused[0].name, "fuse");
+  EXPECT_EQ(fused[0].params, (Sizes{1, 1, 8, 16, 0, 0, 0}));
+  // conv_nhwc_7x7_deep: 576 products (3 x 3 x 64). At 1 thread its fill
+  // stays a pass of its own.
+  auto apart = stepsFor("conv_nhwc_7x7_deep", "op1", avx512());
+  ASSERT_FALSE(apart.empty());
+  EXPECT_EQ(apart[0].name, "tile");
+  // At 2 threads its register tiles (7 rows x 1 column x 2 tiles of 32
+  // filters, 14) are the threads' loop, with the fill fused in, instead of
+  // its rows split among them with the fill apart.
+  auto shared = stepsFor("conv_nhwc_7x7_deep", "op1", avx512(), 2);
+  ASSERT_FALSE(shared.empty());
+  EXPECT_EQ(shared[0].name, "fuse");
+  EXPECT_EQ(shared[0].params, (Sizes{1, 1, 7, 32, 0, 0, 0}));
+  for (const TransformStep &step : shared)
+    EXPECT_NE(step.name, "parallelize");
 }
 
 TEST(Heuristic, DepthwiseConvolutionKeepsItsWindowRowWhole) {
