@@ -12,9 +12,10 @@ struct HeuristicOptions {
   /// When > 1, one parallel loop is split among the threads: the outermost,
   /// or, for a contraction whose threads would each read more than their L2
   /// whole there, the one that leaves them least to read (B's columns when
-  /// A has fewer rows). An op whose one-thread schedule begins with `fuse`
-  /// over at least four tiles a thread keeps that schedule: fuse's loop is
-  /// the threads'.
+  /// A has fewer rows). An op whose schedule without that split begins
+  /// with `fuse` over at least four tiles a thread keeps that schedule:
+  /// fuse's loop is the threads' (a convolution's fill fused into its
+  /// register tiles, which with threads it always is where it can be).
   int threads = 1;
   TransformLimits limits;
   /// The CPU the tiles are sized for: register tiles by its vector unit,
