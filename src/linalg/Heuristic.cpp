@@ -403,6 +403,16 @@ static int64_t productsPerOutput(const OpState &op) {
   return products;
 }
 
+/// `sizes` with every reduction loop left whole (0): the tiles a fill is
+/// fused into, outside the reduction.
+static std::vector<int64_t> overParallelLoops(const OpState &op,
+                                              std::vector<int64_t> sizes) {
+  for (unsigned l = 0; l < op.numLoops(); ++l)
+    if (op.isReduction[l])
+      sizes[l] = 0;
+  return sizes;
+}
+
 /// Matmul-like ops: (batch..., i, j, k). The register tile holds rows x two
 /// vectors of accumulators, half the vector registers (the others hold the
 /// row of B and A's broadcasts): 8 x 32 on AVX-512, 4 x 16 on AVX2; its
@@ -441,11 +451,8 @@ static void scheduleContraction(ScheduleState &state, unsigned index,
   bool fillsRegisters =
       productsPerOutput(op) <= kShortReduction && fillFusable(state, index);
   auto finish = [&] {
-    std::vector<int64_t> outer = reg;
-    for (unsigned l = 0; l < n; ++l)
-      if (op.isReduction[l])
-        outer[l] = 0;
-    if (!fillsRegisters || !tryStep(state, index, {"fuse", outer}, steps))
+    if (!fillsRegisters ||
+        !tryStep(state, index, {"fuse", overParallelLoops(op, reg)}, steps))
       tryStep(state, index, {"tile", cache}, steps);
     tryStep(state, index, {"tile", reg}, steps);
     if (can.unroll)
@@ -929,13 +936,8 @@ static void scheduleWindowed(ScheduleState &state, unsigned index,
   bool convolution =
       kind == "linalg.conv_2d_nhwc_hwcf" || kind == "linalg.conv_2d_nhwc_fhwc";
   if (convolution && !peels && fillFusable(state, index) &&
-      (threads > 1 || productsPerOutput(op) <= kShortReduction)) {
-    std::vector<int64_t> outer = sizes;
-    for (unsigned l = 0; l < op.numLoops(); ++l)
-      if (op.isReduction[l])
-        outer[l] = 0;
-    tryStep(state, index, {"fuse", outer}, steps);
-  }
+      (threads > 1 || productsPerOutput(op) <= kShortReduction))
+    tryStep(state, index, {"fuse", overParallelLoops(op, sizes)}, steps);
   if (peels && !tryStep(state, index, {"peel", peeled}, steps))
     for (unsigned l = 0; l < op.numLoops(); ++l)
       if (peeled[l] > 0)
