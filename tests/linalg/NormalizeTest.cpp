@@ -69,10 +69,29 @@ TEST(Normalize, TheMatmulComputesInTheCallersBuffer) {
   EXPECT_EQ(ir.find("memrefCopy"), std::string::npos) << ir;
 }
 
-TEST(Normalize, WindowsStridesAndSmallImagesStayConvolutions) {
+TEST(Normalize, StridedPointwiseConvolutionMultipliesTheCopyOfItsPixels) {
+  // 1x16x8x64 by 16x16x1x1, stride 2: every second row and column, 4 x 32
+  // pixels, copied out by a generic of their own, then the matmul over them.
+  auto program = loadFixture("conv_nchw_1x1_stride2", asMatmuls());
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  ASSERT_EQ(program->ops.size(), 3u);
+  EXPECT_EQ(program->ops[0].kind, "linalg.generic");
+  EXPECT_EQ(program->ops[0].loopRanges, (std::vector<int64_t>{1, 16, 4, 32}));
+  EXPECT_EQ(program->ops[1].opClass, OpClass::Fill);
+  EXPECT_EQ(program->ops[2].opClass, OpClass::Matmul);
+  EXPECT_EQ(program->ops[2].loopRanges, (std::vector<int64_t>{1, 16, 128, 16}));
+  std::string ir = printed(*program->module);
+  EXPECT_NE(ir.find("(d0, d1, d2 * 2, d3 * 2)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("tensor<1x16x4x32xf32> into tensor<1x16x128xf32>"),
+            std::string::npos)
+      << ir;
+  EXPECT_EQ(ir.find("conv_2d"), std::string::npos) << ir;
+}
+
+TEST(Normalize, WindowsAndSmallImagesStayConvolutions) {
   // conv_nchw_1x1_7x7: a 1 x 1 window over 49 pixels, too few.
-  for (const char *fixture : {"conv_nchw", "conv_nchw_1x1_stride2",
-                              "conv_nhwc_13_1x1", "conv_nchw_1x1_7x7"}) {
+  for (const char *fixture :
+       {"conv_nchw", "conv_nhwc_13_1x1", "conv_nchw_1x1_7x7"}) {
     auto program = loadFixture(fixture, asMatmuls());
     ASSERT_TRUE(program.ok()) << program.error().message;
     EXPECT_EQ(program->ops.back().opClass, OpClass::Conv2d) << fixture;
@@ -83,7 +102,8 @@ TEST(Normalize, RewrittenConvolutionComputesWhatItsTextSays) {
   using rlopt::datagen::testing::randomTensor;
   using rlopt::datagen::testing::runProgram;
   for (const char *fixture :
-       {"conv_nchw_1x1_rows32", "conv_nchw_1x1_into_argument"}) {
+       {"conv_nchw_1x1_rows32", "conv_nchw_1x1_into_argument",
+        "conv_nchw_1x1_stride2"}) {
     std::string text = fixtureText(fixture);
     auto shapes = rlopt::datagen::testing::argumentShapes(text);
     ASSERT_TRUE(shapes.ok()) << shapes.error().message;

@@ -58,7 +58,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values("matmul_into_argument", "add_into_argument",
                       "relu_in_place", "two_results", "conv_padded", "slices",
                       "generic_projected", "transpose_nhwc_to_nchw",
-                      "conv_nchw_1x1_into_argument", "conv_nhwc_7x7_deep"));
+                      "conv_nchw_1x1_into_argument", "conv_nchw_1x1_stride2",
+                      "conv_nhwc_7x7_deep"));
 
 /// Half-precision programs measure correct where the CPU converts the type
 /// in hardware, and are refused with the missing feature named elsewhere.

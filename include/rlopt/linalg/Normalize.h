@@ -5,9 +5,10 @@
 
 namespace rlopt::linalg {
 
-/// Rewrites a 1 x 1, stride-1 NCHW convolution over at least 64 pixels into
-/// the contraction it is: the input collapsed to N x C x HW, the filter to
-/// F x C, a generic matmul over them and the result expanded back. The
+/// Rewrites a 1 x 1 NCHW convolution over at least 64 output pixels into
+/// the contraction it is: the input collapsed to N x C x HW (with strides,
+/// the pixels read first copied out by a generic of their own), the filter
+/// to F x C, a generic matmul over them and the result expanded back. The
 /// pixels then form one long loop that vectors divide, where rows of 14 to
 /// 56 pixels would leave remainders, the contraction rules of the heuristic
 /// apply, and img2col's copy of the image is gone. IREE's preprocessing
