@@ -15,14 +15,17 @@ static bool allOnes(DenseIntElementsAttr values) {
 }
 
 /// A 1 x 1 NCHW convolution on static shapes of one float type, over at
-/// least 64 output pixels. Dilations do not matter when the window is one
-/// tap. A smaller image (7 x 7: 49 pixels) stays a convolution: its pixels
-/// are one register tile of the matmul and a rest of a third, while the
-/// convolution's schedule packs its filters into vectors instead, measured
-/// 1.3-3.7x faster than the matmul's on four of five such layers (0.88x on
-/// the fifth, of fewer channels than filters).
+/// least 64 output pixels, or 9 with a stride. Dilations do not matter when
+/// the window is one tap. A smaller unit-stride image (7 x 7: 49 pixels)
+/// stays a convolution: its pixels are one register tile of the matmul and a
+/// rest of a third, while the convolution's schedule packs its filters into
+/// vectors instead, measured 1.3-3.7x faster than the matmul's on four of
+/// five such layers (0.88x on the fifth, of fewer channels than filters). A
+/// strided layer copies its pixels out either way (img2col, or the copy
+/// below), and read as a matmul it measured 0.99-1.96x on 3 x 3 to 7 x 7
+/// outputs, but 0.81-0.87x at one thread on 2 x 2 (four columns).
 static bool isPointwise(mlir::linalg::Conv2DNchwFchwOp conv) {
-  constexpr int64_t kFewestPixels = 64;
+  constexpr int64_t kFewestPixels = 64, kFewestStridedPixels = 9;
   auto input = dyn_cast<RankedTensorType>(conv.getInputs()[0].getType());
   auto filter = dyn_cast<RankedTensorType>(conv.getInputs()[1].getType());
   auto output = dyn_cast<RankedTensorType>(conv.getOutputs()[0].getType());
@@ -30,10 +33,12 @@ static bool isPointwise(mlir::linalg::Conv2DNchwFchwOp conv) {
       !filter.hasStaticShape() || !output.hasStaticShape())
     return false;
   Type element = output.getElementType();
+  int64_t pixels = output.getDimSize(2) * output.getDimSize(3);
+  bool strided = !allOnes(conv.getStrides());
   return isa<FloatType>(element) && input.getElementType() == element &&
          filter.getElementType() == element && filter.getDimSize(2) == 1 &&
          filter.getDimSize(3) == 1 &&
-         output.getDimSize(2) * output.getDimSize(3) >= kFewestPixels;
+         pixels >= (strided ? kFewestStridedPixels : kFewestPixels);
 }
 
 /// The pixels a strided 1 x 1 convolution reads, N x C x OH x OW, copied

@@ -88,10 +88,23 @@ TEST(Normalize, StridedPointwiseConvolutionMultipliesTheCopyOfItsPixels) {
   EXPECT_EQ(ir.find("conv_2d"), std::string::npos) << ir;
 }
 
+TEST(Normalize, StridedSmallImageIsAMatmulToo) {
+  // 7 x 7 output pixels: too few without a stride, but a strided layer
+  // copies its pixels out either way.
+  auto program = loadFixture("conv_nchw_1x1_stride2_7x7", asMatmuls());
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  ASSERT_EQ(program->ops.size(), 3u);
+  EXPECT_EQ(program->ops[0].loopRanges, (std::vector<int64_t>{1, 32, 7, 7}));
+  EXPECT_EQ(program->ops[2].opClass, OpClass::Matmul);
+  EXPECT_EQ(program->ops[2].loopRanges, (std::vector<int64_t>{1, 48, 49, 32}));
+}
+
 TEST(Normalize, WindowsAndSmallImagesStayConvolutions) {
-  // conv_nchw_1x1_7x7: a 1 x 1 window over 49 pixels, too few.
+  // conv_nchw_1x1_7x7: a 1 x 1 window over 49 pixels, too few;
+  // conv_nchw_1x1_stride2_2x2: 4 pixels, too few even with a stride.
   for (const char *fixture :
-       {"conv_nchw", "conv_nhwc_13_1x1", "conv_nchw_1x1_7x7"}) {
+       {"conv_nchw", "conv_nhwc_13_1x1", "conv_nchw_1x1_7x7",
+        "conv_nchw_1x1_stride2_2x2"}) {
     auto program = loadFixture(fixture, asMatmuls());
     ASSERT_TRUE(program.ok()) << program.error().message;
     EXPECT_EQ(program->ops.back().opClass, OpClass::Conv2d) << fixture;
@@ -103,7 +116,7 @@ TEST(Normalize, RewrittenConvolutionComputesWhatItsTextSays) {
   using rlopt::datagen::testing::runProgram;
   for (const char *fixture :
        {"conv_nchw_1x1_rows32", "conv_nchw_1x1_into_argument",
-        "conv_nchw_1x1_stride2"}) {
+        "conv_nchw_1x1_stride2", "conv_nchw_1x1_stride2_7x7"}) {
     std::string text = fixtureText(fixture);
     auto shapes = rlopt::datagen::testing::argumentShapes(text);
     ASSERT_TRUE(shapes.ok()) << shapes.error().message;

@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "relu_in_place", "two_results", "conv_padded", "slices",
                       "generic_projected", "transpose_nhwc_to_nchw",
                       "conv_nchw_1x1_into_argument", "conv_nchw_1x1_stride2",
-                      "conv_nhwc_7x7_deep"));
+                      "conv_nchw_1x1_stride2_7x7", "conv_nhwc_7x7_deep"));
 
 /// Half-precision programs measure correct where the CPU converts the type
 /// in hardware, and are refused with the missing feature named elsewhere.

@@ -5,8 +5,8 @@
 
 namespace rlopt::linalg {
 
-/// Rewrites a 1 x 1 NCHW convolution over at least 64 output pixels into
-/// the contraction it is: the input collapsed to N x C x HW (with strides,
+/// Rewrites a 1 x 1 NCHW convolution over at least 64 output pixels (9 with
+/// a stride) into the contraction it is: the input collapsed to N x C x HW (with strides,
 /// the pixels read first copied out by a generic of their own), the filter
 /// to F x C, a generic matmul over them and the result expanded back. The
 /// pixels then form one long loop that vectors divide, where rows of 14 to
