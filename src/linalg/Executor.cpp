@@ -1,6 +1,7 @@
 #include "rlopt/linalg/Executor.h"
 
 #include "rlopt/linalg/Diagnostics.h"
+#include "rlopt/linalg/RangeMinMax.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -215,8 +216,17 @@ Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
   // for the error instead of letting MLIR print it.
   DiagnosticCollector diagnostics(lowered.getContext());
   mlir::ExecutionEngineOptions options;
-  options.transformer =
+  auto optimize =
       mlir::makeOptimizingTransformer(3, /*sizeLevel=*/0, machine->get());
+  // After -O3, so that the vectorizers' minimums and maximums are there too.
+  // The options keep a reference to it.
+  auto transform = [&](llvm::Module *module) -> llvm::Error {
+    if (llvm::Error error = optimize(module))
+      return error;
+    lowerMinMaxWithRange(*module, **machine);
+    return llvm::Error::success();
+  };
+  options.transformer = transform;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = mlir::ExecutionEngine::create(lowered, options);
   if (!engine) {

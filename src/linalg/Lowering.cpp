@@ -2,6 +2,7 @@
 
 #include "rlopt/linalg/Diagnostics.h"
 
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -46,14 +47,20 @@ static std::string buffersToLLVMPasses() {
          "expand-strided-metadata,"
          "lower-affine,finalize-memref-to-llvm,convert-scf-to-cf,"
          "convert-vector-to-llvm,convert-math-to-llvm,convert-math-to-libm,"
-         "finalize-memref-to-llvm,arith-expand,convert-arith-to-llvm,"
-         "convert-index-to-llvm,convert-func-to-llvm,convert-openmp-to-llvm,"
+         "finalize-memref-to-llvm";
+}
+
+/// The rest of the way to LLVM, after the arith ops LLVM has no instruction
+/// for are expanded (expandArith).
+static std::string arithToLLVMPasses() {
+  return "convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+         "convert-openmp-to-llvm,"
          "convert-cf-to-llvm,reconcile-unrealized-casts";
 }
 
 std::string loweringPipeline() {
   return "builtin.module(" + bufferizationPasses() + "," +
-         buffersToLLVMPasses() + ")";
+         buffersToLLVMPasses() + ",arith-expand," + arithToLLVMPasses() + ")";
 }
 
 /// Which argument each returned buffer is, or -1: the rule by which
@@ -185,6 +192,21 @@ static Status runPasses(mlir::ModuleOp module, const std::string &passes) {
   return Status::success();
 }
 
+/// Expands the arith ops that convert-arith-to-llvm cannot lower (the
+/// ceiling and floor divisions). arith-expand would also expand
+/// arith.maximumf and arith.minimumf into compares and selects that take
+/// -0 and +0 for equal; they stay whole, as llvm.maximum and llvm.minimum,
+/// which order them as arith says (and which lowerMinMaxWithRange makes
+/// cheap where the host has AVX-512DQ).
+static Status expandArith(mlir::ModuleOp module) {
+  mlir::RewritePatternSet patterns(module.getContext());
+  mlir::arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+  if (mlir::failed(
+          mlir::applyPatternsAndFoldGreedily(module, std::move(patterns))))
+    return makeError("lowering failed: arith expansion did not converge");
+  return Status::success();
+}
+
 Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
   mlir::MLIRContext *context = module.getContext();
   mlir::func::FuncOp entry;
@@ -214,6 +236,10 @@ Result<LoweredEntry> lowerToLLVM(mlir::ModuleOp module) {
   if (entry)
     lowered.resultArgument = resultsInArguments(entry);
   if (Status s = runPasses(module, buffersToLLVMPasses()); !s)
+    return s.error();
+  if (Status s = expandArith(module); !s)
+    return s.error();
+  if (Status s = runPasses(module, arithToLLVMPasses()); !s)
     return s.error();
   return lowered;
 }

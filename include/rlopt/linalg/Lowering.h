@@ -14,7 +14,9 @@ namespace rlopt::linalg {
 /// dialect: bufferization with identity layouts and results as out-params,
 /// deallocation, remaining Linalg to loops, scf.forall to OpenMP, vectors
 /// and everything else to LLVM. Results written into an argument are
-/// dropped (see LoweredEntry). Usable with `mlir-opt --pass-pipeline`.
+/// dropped (see LoweredEntry). Usable with `mlir-opt --pass-pipeline`,
+/// where arith-expand also turns arith.maximumf and arith.minimumf into
+/// compares and selects that lowerToLLVM keeps whole (see expandArith).
 std::string loweringPipeline();
 
 /// How the lowered entry function is called: its arguments, then one

@@ -1,0 +1,211 @@
+// NaN-propagating minimums and maximums as VRANGE: which calls are
+// rewritten for which CPU, and that a vectorized program still computes
+// what arith.maximumf / arith.minimumf say on NaNs, zeros and infinities.
+#include "rlopt/linalg/RangeMinMax.h"
+#include "rlopt/linalg/Apply.h"
+#include "rlopt/linalg/Context.h"
+#include "rlopt/linalg/Executor.h"
+#include "rlopt/linalg/Lowering.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace rlopt;
+using namespace rlopt::linalg;
+
+namespace {
+
+constexpr const char *kCalls = R"(
+define void @f(<64 x float> %a, <16 x double> %b, <8 x float> %c,
+               <5 x float> %d, float %e, ptr %out) {
+  %1 = call <64 x float> @llvm.maximum.v64f32(<64 x float> %a, <64 x float> %a)
+  store <64 x float> %1, ptr %out
+  %2 = call <16 x double> @llvm.minimum.v16f64(<16 x double> %b, <16 x double> %b)
+  store <16 x double> %2, ptr %out
+  %3 = call <8 x float> @llvm.maximum.v8f32(<8 x float> %c, <8 x float> %c)
+  store <8 x float> %3, ptr %out
+  %4 = call <5 x float> @llvm.maximum.v5f32(<5 x float> %d, <5 x float> %d)
+  store <5 x float> %4, ptr %out
+  %5 = call float @llvm.maximum.f32(float %e, float %e)
+  store float %5, ptr %out
+  ret void
+}
+declare <64 x float> @llvm.maximum.v64f32(<64 x float>, <64 x float>)
+declare <16 x double> @llvm.minimum.v16f64(<16 x double>, <16 x double>)
+declare <8 x float> @llvm.maximum.v8f32(<8 x float>, <8 x float>)
+declare <5 x float> @llvm.maximum.v5f32(<5 x float>, <5 x float>)
+declare float @llvm.maximum.f32(float, float)
+)";
+
+std::unique_ptr<llvm::TargetMachine> x86Machine(const std::string &features) {
+  llvm::InitializeNativeTarget();
+  std::string error;
+  const char *triple = "x86_64-unknown-linux-gnu";
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, "x86-64", features, llvm::TargetOptions(), std::nullopt));
+}
+
+int minMaxCalls(const llvm::Module &module) {
+  int calls = 0;
+  for (const llvm::Function &function : module)
+    for (const llvm::BasicBlock &block : function)
+      for (const llvm::Instruction &instruction : block)
+        if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))
+          calls += call->getIntrinsicID() == llvm::Intrinsic::maximum ||
+                   call->getIntrinsicID() == llvm::Intrinsic::minimum;
+  return calls;
+}
+
+int rewrittenFor(const std::string &features, int &callsLeft) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseAssemblyString(kCalls, diagnostic, context);
+  EXPECT_TRUE(module) << diagnostic.getMessage().str();
+  auto machine = x86Machine(features);
+  EXPECT_TRUE(machine);
+  if (!module || !machine)
+    return -1;
+  int rewritten = lowerMinMaxWithRange(*module, *machine);
+  EXPECT_FALSE(llvm::verifyModule(*module, &llvm::errs()));
+  callsLeft = minMaxCalls(*module);
+  return rewritten;
+}
+
+TEST(RangeMinMax, RewritesWholeRegistersOfVectorsOnAvx512Dq) {
+  int left = 0;
+  // 64 floats and 16 doubles fill 512-bit registers, 8 floats a 256-bit
+  // one; 5 floats and a scalar fill none.
+  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq,+avx512vl", left), 3);
+  EXPECT_EQ(left, 2);
+  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq", left), 2);
+  EXPECT_EQ(left, 3);
+}
+
+TEST(RangeMinMax, LeavesOtherCpusAlone) {
+  int left = 0;
+  EXPECT_EQ(rewrittenFor("+avx2,+fma", left), 0);
+  EXPECT_EQ(left, 5);
+  EXPECT_EQ(rewrittenFor("+avx512f,+avx512vl", left), 0);
+  EXPECT_EQ(left, 5);
+}
+
+bool hostHasAvx512Dq() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") && features.lookup("avx512dq");
+}
+
+constexpr const char *kProgram = R"(
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @minmax(%a: tensor<11x32xf32>, %b: tensor<11x32xf32>)
+    -> (tensor<11x32xf32>, tensor<11x32xf32>) {
+  %e = tensor.empty() : tensor<11x32xf32>
+  %r:2 = linalg.generic {indexing_maps = [#map, #map, #map, #map],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<11x32xf32>, tensor<11x32xf32>)
+      outs(%e, %e : tensor<11x32xf32>, tensor<11x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32, %p: f32):
+    %max = arith.maximumf %x, %y : f32
+    %min = arith.minimumf %x, %y : f32
+    linalg.yield %max, %min : f32, f32
+  } -> (tensor<11x32xf32>, tensor<11x32xf32>)
+  return %r#0, %r#1 : tensor<11x32xf32>, tensor<11x32xf32>
+}
+)";
+
+uint32_t bitsOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+/// What arith.maximumf / arith.minimumf return: NaN if either is NaN, and
+/// -0 below +0.
+float expectedMinMax(float x, float y, bool maximum) {
+  if (std::isnan(x) || std::isnan(y))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (x == y)
+    return std::signbit(x) == maximum ? y : x;
+  return (x > y) == maximum ? x : y;
+}
+
+TEST(RangeMinMax, VectorizedProgramComputesWhatArithSays) {
+  if (!hostHasAvx512Dq())
+    GTEST_SKIP() << "the host has no AVX-512DQ; nothing is rewritten";
+  const float inf = std::numeric_limits<float>::infinity();
+  const float values[] = {0.0f,
+                          -0.0f,
+                          1.0f,
+                          -1.0f,
+                          inf,
+                          -inf,
+                          std::numeric_limits<float>::quiet_NaN(),
+                          -std::numeric_limits<float>::quiet_NaN(),
+                          1e-40f,
+                          -1e-40f,
+                          3.5f};
+  // Every ordered pair of the 11 values, in both halves of each vector.
+  std::vector<float> a(11 * 32), b(11 * 32);
+  for (int i = 0; i < 11; ++i)
+    for (int j = 0; j < 32; ++j) {
+      a[i * 32 + j] = values[i];
+      b[i * 32 + j] = values[j % 11];
+    }
+  auto context = createContext();
+  auto program = parseProgram(*context, kProgram, "minmax.mlir");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  auto schedule = parseSchedule("op0: tile(1,32) vectorize");
+  ASSERT_TRUE(schedule.ok()) << schedule.error().message;
+  auto scheduled = applySchedule(*program, *schedule);
+  ASSERT_TRUE(scheduled.ok()) << scheduled.error().message;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*scheduled)->print(os);
+  ASSERT_NE(text.find("arith.maximumf %2, %3 : vector<1x32xf32>"),
+            std::string::npos)
+      << text;
+  Signature sig = signatureOf(program->entry());
+  auto lowered = lowerToLLVM(**scheduled);
+  ASSERT_TRUE(lowered.ok()) << lowered.error().message;
+  auto kernel = JitKernel::compile(**scheduled, sig);
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  HostBuffer left(sig.inputs[0]), right(sig.inputs[1]);
+  std::memcpy(left.data(), a.data(), a.size() * sizeof(float));
+  std::memcpy(right.data(), b.data(), b.size() * sizeof(float));
+  KernelCall call = prepareCall(sig, *lowered, {&left, &right});
+  (*kernel)->run(call.args);
+  ASSERT_EQ(call.results.size(), 2u);
+  auto resultAt = [&](int which, size_t k) {
+    return static_cast<const float *>(call.results[which]->data())[k];
+  };
+  for (size_t k = 0; k < a.size(); ++k)
+    for (int which : {0, 1}) {
+      float expected = expectedMinMax(a[k], b[k], which == 0);
+      float actual = resultAt(which, k);
+      if (std::isnan(expected))
+        EXPECT_TRUE(std::isnan(actual)) << a[k] << ", " << b[k];
+      else
+        EXPECT_EQ(bitsOf(actual), bitsOf(expected))
+            << (which ? "minimum(" : "maximum(") << a[k] << ", " << b[k]
+            << ") = " << actual;
+    }
+}
+
+} // namespace
