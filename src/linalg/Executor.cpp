@@ -1,7 +1,7 @@
 #include "rlopt/linalg/Executor.h"
 
 #include "rlopt/linalg/Diagnostics.h"
-#include "rlopt/linalg/RangeMinMax.h"
+#include "rlopt/linalg/MinMaxLowering.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -223,7 +223,7 @@ Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
   auto transform = [&](llvm::Module *module) -> llvm::Error {
     if (llvm::Error error = optimize(module))
       return error;
-    lowerMinMaxWithRange(*module, **machine);
+    lowerMinimumsAndMaximums(*module, **machine);
     return llvm::Error::success();
   };
   options.transformer = transform;

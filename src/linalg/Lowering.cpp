@@ -196,8 +196,8 @@ static Status runPasses(mlir::ModuleOp module, const std::string &passes) {
 /// ceiling and floor divisions). arith-expand would also expand
 /// arith.maximumf and arith.minimumf into compares and selects that take
 /// -0 and +0 for equal; they stay whole, as llvm.maximum and llvm.minimum,
-/// which order them as arith says (and which lowerMinMaxWithRange makes
-/// cheap where the host has AVX-512DQ).
+/// which order them as arith says (and which lowerMinimumsAndMaximums
+/// makes cheaper).
 static Status expandArith(mlir::ModuleOp module) {
   mlir::RewritePatternSet patterns(module.getContext());
   mlir::arith::populateCeilFloorDivExpandOpsPatterns(patterns);

@@ -1,4 +1,4 @@
-#include "rlopt/linalg/RangeMinMax.h"
+#include "rlopt/linalg/MinMaxLowering.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -65,20 +65,55 @@ std::optional<RangeForm> rangeForm(llvm::Type *element, unsigned lanes,
   return std::nullopt;
 }
 
-/// The form for a vector call of `llvm.maximum` or `llvm.minimum`.
-std::optional<RangeForm> rangeForm(const llvm::Instruction &instruction,
-                                   const RangeFeatures &features) {
+bool isMinimumOrMaximum(const llvm::Instruction &instruction) {
   auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
-  if (!call || (call->getIntrinsicID() != llvm::Intrinsic::maximum &&
-                call->getIntrinsicID() != llvm::Intrinsic::minimum))
-    return std::nullopt;
-  auto *type = llvm::dyn_cast<llvm::FixedVectorType>(call->getType());
-  if (!type)
+  return call && (call->getIntrinsicID() == llvm::Intrinsic::maximum ||
+                  call->getIntrinsicID() == llvm::Intrinsic::minimum);
+}
+
+/// The form for a vector call, if the CPU has one.
+std::optional<RangeForm> rangeForm(const llvm::IntrinsicInst &call,
+                                   const RangeFeatures &features) {
+  auto *type = llvm::dyn_cast<llvm::FixedVectorType>(call.getType());
+  if (!features.available || !type)
     return std::nullopt;
   return rangeForm(type->getElementType(), type->getNumElements(), features);
 }
 
-void rewrite(llvm::IntrinsicInst &call, const RangeForm &form) {
+/// The operand index of a constant (a splat for vectors) that is no NaN and
+/// not the zero an equal operand of the other sign should win over: for it
+/// the call is `x > c ? x : c` (maximum) or `x < c ? x : c` (minimum), with
+/// unordered compares so that a NaN x is returned. -1 if there is none.
+int selectableConstant(const llvm::IntrinsicInst &call) {
+  bool maximum = call.getIntrinsicID() == llvm::Intrinsic::maximum;
+  for (int i : {0, 1}) {
+    auto *constant = llvm::dyn_cast<llvm::Constant>(call.getArgOperand(i));
+    if (!constant)
+      continue;
+    auto *value = llvm::dyn_cast_or_null<llvm::ConstantFP>(
+        constant->getType()->isVectorTy() ? constant->getSplatValue()
+                                          : constant);
+    // The select keeps the constant for an equal x: wrong only where x is
+    // the other zero and should win (maximum(+0, -0) is +0).
+    if (value && !value->isNaN() &&
+        !(value->isZero() && value->isNegative() == maximum))
+      return i;
+  }
+  return -1;
+}
+
+void rewriteAsSelect(llvm::IntrinsicInst &call, int constantIndex) {
+  llvm::IRBuilder<> builder(&call);
+  llvm::Value *constant = call.getArgOperand(constantIndex);
+  llvm::Value *x = call.getArgOperand(1 - constantIndex);
+  llvm::Value *wins = call.getIntrinsicID() == llvm::Intrinsic::maximum
+                          ? builder.CreateFCmpUGT(x, constant)
+                          : builder.CreateFCmpULT(x, constant);
+  call.replaceAllUsesWith(builder.CreateSelect(wins, x, constant));
+  call.eraseFromParent();
+}
+
+void rewriteAsRange(llvm::IntrinsicInst &call, const RangeForm &form) {
   auto *type = llvm::cast<llvm::FixedVectorType>(call.getType());
   unsigned lanes = type->getNumElements();
   unsigned immediate = call.getIntrinsicID() == llvm::Intrinsic::maximum
@@ -117,19 +152,25 @@ void rewrite(llvm::IntrinsicInst &call, const RangeForm &form) {
 
 } // namespace
 
-unsigned lowerMinMaxWithRange(llvm::Module &module,
-                              const llvm::TargetMachine &machine) {
+unsigned lowerMinimumsAndMaximums(llvm::Module &module,
+                                  const llvm::TargetMachine &machine) {
   RangeFeatures features = rangeFeatures(machine);
-  if (!features.available)
-    return 0;
-  llvm::SmallVector<std::pair<llvm::IntrinsicInst *, RangeForm>> calls;
+  llvm::SmallVector<llvm::IntrinsicInst *> calls;
   for (llvm::Function &function : module)
     for (llvm::Instruction &instruction : llvm::instructions(function))
-      if (auto form = rangeForm(instruction, features))
-        calls.push_back({llvm::cast<llvm::IntrinsicInst>(&instruction), *form});
-  for (auto &[call, form] : calls)
-    rewrite(*call, form);
-  return calls.size();
+      if (isMinimumOrMaximum(instruction))
+        calls.push_back(llvm::cast<llvm::IntrinsicInst>(&instruction));
+  unsigned rewritten = 0;
+  for (llvm::IntrinsicInst *call : calls) {
+    if (int constant = selectableConstant(*call); constant >= 0) {
+      rewriteAsSelect(*call, constant);
+      ++rewritten;
+    } else if (auto form = rangeForm(*call, features)) {
+      rewriteAsRange(*call, *form);
+      ++rewritten;
+    }
+  }
+  return rewritten;
 }
 
 } // namespace rlopt::linalg

@@ -1,7 +1,7 @@
-// NaN-propagating minimums and maximums as VRANGE: which calls are
-// rewritten for which CPU, and that a vectorized program still computes
+// NaN-propagating minimums and maximums in fewer instructions: which calls
+// are rewritten for which CPU, and that a vectorized program still computes
 // what arith.maximumf / arith.minimumf say on NaNs, zeros and infinities.
-#include "rlopt/linalg/RangeMinMax.h"
+#include "rlopt/linalg/MinMaxLowering.h"
 #include "rlopt/linalg/Apply.h"
 #include "rlopt/linalg/Context.h"
 #include "rlopt/linalg/Executor.h"
@@ -16,7 +16,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +30,7 @@ namespace {
 
 constexpr const char *kCalls = R"(
 define void @f(<64 x float> %a, <16 x double> %b, <8 x float> %c,
-               <5 x float> %d, float %e, ptr %out) {
+               <5 x float> %d, float %e, <16 x float> %f, ptr %out) {
   %1 = call <64 x float> @llvm.maximum.v64f32(<64 x float> %a, <64 x float> %a)
   store <64 x float> %1, ptr %out
   %2 = call <16 x double> @llvm.minimum.v16f64(<16 x double> %b, <16 x double> %b)
@@ -42,6 +41,12 @@ define void @f(<64 x float> %a, <16 x double> %b, <8 x float> %c,
   store <5 x float> %4, ptr %out
   %5 = call float @llvm.maximum.f32(float %e, float %e)
   store float %5, ptr %out
+  %6 = call <16 x float> @llvm.maximum.v16f32(<16 x float> %f, <16 x float> zeroinitializer)
+  store <16 x float> %6, ptr %out
+  %7 = call <16 x float> @llvm.minimum.v16f32(<16 x float> %f, <16 x float> zeroinitializer)
+  store <16 x float> %7, ptr %out
+  %8 = call float @llvm.minimum.f32(float 6.0, float %e)
+  store float %8, ptr %out
   ret void
 }
 declare <64 x float> @llvm.maximum.v64f32(<64 x float>, <64 x float>)
@@ -49,6 +54,9 @@ declare <16 x double> @llvm.minimum.v16f64(<16 x double>, <16 x double>)
 declare <8 x float> @llvm.maximum.v8f32(<8 x float>, <8 x float>)
 declare <5 x float> @llvm.maximum.v5f32(<5 x float>, <5 x float>)
 declare float @llvm.maximum.f32(float, float)
+declare <16 x float> @llvm.maximum.v16f32(<16 x float>, <16 x float>)
+declare <16 x float> @llvm.minimum.v16f32(<16 x float>, <16 x float>)
+declare float @llvm.minimum.f32(float, float)
 )";
 
 std::unique_ptr<llvm::TargetMachine> x86Machine(const std::string &features) {
@@ -83,50 +91,55 @@ int rewrittenFor(const std::string &features, int &callsLeft) {
   EXPECT_TRUE(machine);
   if (!module || !machine)
     return -1;
-  int rewritten = lowerMinMaxWithRange(*module, *machine);
+  int rewritten = lowerMinimumsAndMaximums(*module, *machine);
   EXPECT_FALSE(llvm::verifyModule(*module, &llvm::errs()));
   callsLeft = minMaxCalls(*module);
   return rewritten;
 }
 
-TEST(RangeMinMax, RewritesWholeRegistersOfVectorsOnAvx512Dq) {
+TEST(MinMaxLowering, RangeForVectorsThatFillWholeRegistersOnAvx512Dq) {
   int left = 0;
-  // 64 floats and 16 doubles fill 512-bit registers, 8 floats a 256-bit
-  // one; 5 floats and a scalar fill none.
-  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq,+avx512vl", left), 3);
+  // 64 and 16 floats and 16 doubles fill 512-bit registers, 8 floats a
+  // 256-bit one; 5 floats and a scalar fill none. The maximum with +0 and
+  // the minimum with 6 are selects; the minimum with +0 is not (the select
+  // would keep +0 for a -0).
+  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq,+avx512vl", left), 6);
   EXPECT_EQ(left, 2);
-  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq", left), 2);
+  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq", left), 5);
   EXPECT_EQ(left, 3);
 }
 
-TEST(RangeMinMax, LeavesOtherCpusAlone) {
+TEST(MinMaxLowering, ConstantOperandsAreASelectOnAnyCpu) {
   int left = 0;
-  EXPECT_EQ(rewrittenFor("+avx2,+fma", left), 0);
-  EXPECT_EQ(left, 5);
-  EXPECT_EQ(rewrittenFor("+avx512f,+avx512vl", left), 0);
-  EXPECT_EQ(left, 5);
-}
-
-bool hostHasAvx512Dq() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  return features.lookup("avx512f") && features.lookup("avx512dq");
+  EXPECT_EQ(rewrittenFor("+avx2,+fma", left), 2);
+  EXPECT_EQ(left, 6);
+  EXPECT_EQ(rewrittenFor("+avx512f,+avx512vl", left), 2);
+  EXPECT_EQ(left, 6);
 }
 
 constexpr const char *kProgram = R"(
 #map = affine_map<(d0, d1) -> (d0, d1)>
 func.func @minmax(%a: tensor<11x32xf32>, %b: tensor<11x32xf32>)
-    -> (tensor<11x32xf32>, tensor<11x32xf32>) {
+    -> (tensor<11x32xf32>, tensor<11x32xf32>, tensor<11x32xf32>,
+        tensor<11x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
   %e = tensor.empty() : tensor<11x32xf32>
-  %r:2 = linalg.generic {indexing_maps = [#map, #map, #map, #map],
+  %r:4 = linalg.generic {indexing_maps = [#map, #map, #map, #map, #map, #map],
                          iterator_types = ["parallel", "parallel"]}
       ins(%a, %b : tensor<11x32xf32>, tensor<11x32xf32>)
-      outs(%e, %e : tensor<11x32xf32>, tensor<11x32xf32>) {
-  ^bb0(%x: f32, %y: f32, %o: f32, %p: f32):
+      outs(%e, %e, %e, %e : tensor<11x32xf32>, tensor<11x32xf32>,
+                            tensor<11x32xf32>, tensor<11x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32, %p: f32, %q: f32, %s: f32):
     %max = arith.maximumf %x, %y : f32
     %min = arith.minimumf %x, %y : f32
-    linalg.yield %max, %min : f32, f32
-  } -> (tensor<11x32xf32>, tensor<11x32xf32>)
-  return %r#0, %r#1 : tensor<11x32xf32>, tensor<11x32xf32>
+    %relu = arith.maximumf %x, %zero : f32
+    %clip = arith.minimumf %six, %x : f32
+    linalg.yield %max, %min, %relu, %clip : f32, f32, f32, f32
+  } -> (tensor<11x32xf32>, tensor<11x32xf32>, tensor<11x32xf32>,
+        tensor<11x32xf32>)
+  return %r#0, %r#1, %r#2, %r#3 : tensor<11x32xf32>, tensor<11x32xf32>,
+                                  tensor<11x32xf32>, tensor<11x32xf32>
 }
 )";
 
@@ -146,9 +159,7 @@ float expectedMinMax(float x, float y, bool maximum) {
   return (x > y) == maximum ? x : y;
 }
 
-TEST(RangeMinMax, VectorizedProgramComputesWhatArithSays) {
-  if (!hostHasAvx512Dq())
-    GTEST_SKIP() << "the host has no AVX-512DQ; nothing is rewritten";
+TEST(MinMaxLowering, VectorizedProgramComputesWhatArithSays) {
   const float inf = std::numeric_limits<float>::infinity();
   const float values[] = {0.0f,
                           -0.0f,
@@ -191,21 +202,28 @@ TEST(RangeMinMax, VectorizedProgramComputesWhatArithSays) {
   std::memcpy(right.data(), b.data(), b.size() * sizeof(float));
   KernelCall call = prepareCall(sig, *lowered, {&left, &right});
   (*kernel)->run(call.args);
-  ASSERT_EQ(call.results.size(), 2u);
+  ASSERT_EQ(call.results.size(), 4u);
   auto resultAt = [&](int which, size_t k) {
     return static_cast<const float *>(call.results[which]->data())[k];
   };
-  for (size_t k = 0; k < a.size(); ++k)
-    for (int which : {0, 1}) {
-      float expected = expectedMinMax(a[k], b[k], which == 0);
-      float actual = resultAt(which, k);
-      if (std::isnan(expected))
-        EXPECT_TRUE(std::isnan(actual)) << a[k] << ", " << b[k];
-      else
-        EXPECT_EQ(bitsOf(actual), bitsOf(expected))
-            << (which ? "minimum(" : "maximum(") << a[k] << ", " << b[k]
-            << ") = " << actual;
-    }
+  auto expectSame = [](float actual, float expected, const std::string &what) {
+    if (std::isnan(expected))
+      EXPECT_TRUE(std::isnan(actual)) << what << " = " << actual;
+    else
+      EXPECT_EQ(bitsOf(actual), bitsOf(expected)) << what << " = " << actual;
+  };
+  for (size_t k = 0; k < a.size(); ++k) {
+    std::string operands =
+        "(" + std::to_string(a[k]) + ", " + std::to_string(b[k]) + ")";
+    expectSame(resultAt(0, k), expectedMinMax(a[k], b[k], true),
+               "maximum" + operands);
+    expectSame(resultAt(1, k), expectedMinMax(a[k], b[k], false),
+               "minimum" + operands);
+    expectSame(resultAt(2, k), expectedMinMax(a[k], 0.0f, true),
+               "maximum(" + std::to_string(a[k]) + ", 0)");
+    expectSame(resultAt(3, k), expectedMinMax(6.0f, a[k], false),
+               "minimum(6, " + std::to_string(a[k]) + ")");
+  }
 }
 
 } // namespace
