@@ -219,7 +219,8 @@ Result<std::unique_ptr<JitKernel>> JitKernel::compile(mlir::ModuleOp lowered,
   auto optimize =
       mlir::makeOptimizingTransformer(3, /*sizeLevel=*/0, machine->get());
   // After -O3, so that the vectorizers' minimums and maximums are there too.
-  // The options keep a reference to it.
+  // The options keep only a reference to the transformer: it must outlive
+  // create() (a temporary here left -O3 to whatever the stack then held).
   auto transform = [&](llvm::Module *module) -> llvm::Error {
     if (llvm::Error error = optimize(module))
       return error;
