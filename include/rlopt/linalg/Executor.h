@@ -102,7 +102,8 @@ Comparison compareOutputs(const std::vector<HostBuffer *> &baseline,
                           const std::vector<HostBuffer *> &candidate,
                           double rtol, double atol);
 
-/// A lowered module JIT-compiled at -O3 for the host CPU.
+/// A lowered module JIT-compiled for the host CPU (code generation at -O3,
+/// no LLVM IR pipeline: see compile()).
 class JitKernel {
 public:
   static Result<std::unique_ptr<JitKernel>> compile(mlir::ModuleOp lowered,
