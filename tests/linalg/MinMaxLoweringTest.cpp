@@ -97,24 +97,26 @@ int rewrittenFor(const std::string &features, int &callsLeft) {
   return rewritten;
 }
 
+/// How many of kCalls' eight calls a CPU with `features` rewrites, and how
+/// many it leaves.
+void expectRewritten(const std::string &features, int rewritten, int left) {
+  int callsLeft = 0;
+  EXPECT_EQ(rewrittenFor(features, callsLeft), rewritten) << features;
+  EXPECT_EQ(callsLeft, left) << features;
+}
+
 TEST(MinMaxLowering, RangeForVectorsThatFillWholeRegistersOnAvx512Dq) {
-  int left = 0;
   // 64 and 16 floats and 16 doubles fill 512-bit registers, 8 floats a
   // 256-bit one; 5 floats and a scalar fill none. The maximum with +0 and
   // the minimum with 6 are selects; the minimum with +0 is not (the select
   // would keep +0 for a -0).
-  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq,+avx512vl", left), 6);
-  EXPECT_EQ(left, 2);
-  EXPECT_EQ(rewrittenFor("+avx512f,+avx512dq", left), 5);
-  EXPECT_EQ(left, 3);
+  expectRewritten("+avx512f,+avx512dq,+avx512vl", 6, 2);
+  expectRewritten("+avx512f,+avx512dq", 5, 3);
 }
 
 TEST(MinMaxLowering, ConstantOperandsAreASelectOnAnyCpu) {
-  int left = 0;
-  EXPECT_EQ(rewrittenFor("+avx2,+fma", left), 2);
-  EXPECT_EQ(left, 6);
-  EXPECT_EQ(rewrittenFor("+avx512f,+avx512vl", left), 2);
-  EXPECT_EQ(left, 6);
+  expectRewritten("+avx2,+fma", 2, 6);
+  expectRewritten("+avx512f,+avx512vl", 2, 6);
 }
 
 constexpr const char *kProgram = R"(
