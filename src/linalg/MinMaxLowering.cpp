@@ -40,16 +40,29 @@ RangeFeatures rangeFeatures(const llvm::TargetMachine &machine) {
   return range;
 }
 
-/// The VRANGE form for one register of a vector of `lanes` elements of
-/// `element`, and how many lanes it takes.
+/// The VRANGE form for one register of a vector, and how many lanes it
+/// takes.
 struct RangeForm {
   llvm::Intrinsic::ID intrinsic;
   unsigned lanes;
   bool wide; ///< the 512-bit form, which takes a rounding operand
 };
 
-std::optional<RangeForm> rangeForm(llvm::Type *element, unsigned lanes,
+bool isMinimumOrMaximum(const llvm::Instruction &instruction) {
+  auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
+  return call && (call->getIntrinsicID() == llvm::Intrinsic::maximum ||
+                  call->getIntrinsicID() == llvm::Intrinsic::minimum);
+}
+
+/// The form for a vector call of floats or doubles whose lanes fill whole
+/// registers, if the CPU has one.
+std::optional<RangeForm> rangeForm(const llvm::IntrinsicInst &call,
                                    const RangeFeatures &features) {
+  auto *type = llvm::dyn_cast<llvm::FixedVectorType>(call.getType());
+  if (!features.available || !type)
+    return std::nullopt;
+  llvm::Type *element = type->getElementType();
+  unsigned lanes = type->getNumElements();
   bool single = element->isFloatTy();
   if (!single && !element->isDoubleTy())
     return std::nullopt;
@@ -63,21 +76,6 @@ std::optional<RangeForm> rangeForm(llvm::Type *element, unsigned lanes,
                             : llvm::Intrinsic::x86_avx512_mask_range_pd_256,
                      wideLanes / 2, false};
   return std::nullopt;
-}
-
-bool isMinimumOrMaximum(const llvm::Instruction &instruction) {
-  auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
-  return call && (call->getIntrinsicID() == llvm::Intrinsic::maximum ||
-                  call->getIntrinsicID() == llvm::Intrinsic::minimum);
-}
-
-/// The form for a vector call, if the CPU has one.
-std::optional<RangeForm> rangeForm(const llvm::IntrinsicInst &call,
-                                   const RangeFeatures &features) {
-  auto *type = llvm::dyn_cast<llvm::FixedVectorType>(call.getType());
-  if (!features.available || !type)
-    return std::nullopt;
-  return rangeForm(type->getElementType(), type->getNumElements(), features);
 }
 
 /// The operand index of a constant (a splat for vectors) that is no NaN and
