@@ -124,11 +124,25 @@ TEST(Fuse, HeuristicFusesAStreamingChainIntoItsLastOp) {
   EXPECT_EQ(cached.str().find("fuse"), std::string::npos) << cached.str();
 }
 
+TEST(Fuse, HeuristicFusesAnElementwiseChainInRowsOfFourVectors) {
+  // 96 channels: one row of 48 on AVX-512 (16 lanes), of 32 on AVX2 (8),
+  // each op vectorized whole, no tile of its own inside the block.
+  for (auto [lanes, block] : {std::pair{16, 48}, std::pair{8, 32}}) {
+    measure::CpuTarget target = smallCaches(32 << 10);
+    target.f32Lanes = lanes;
+    std::string text = heuristicText("bn_relu6_chain", target, {});
+    EXPECT_EQ(text, "op2: fuse(1,1,1," + std::to_string(block) +
+                        ") vectorize; op1: vectorize; op0: vectorize")
+        << lanes;
+    expectMeasuresCorrectOnOneAndTwoThreads({"bn_relu6_chain", text.c_str()});
+  }
+}
+
 TEST(Fuse, HeuristicKeepsAContractionOutOfItsConsumersLoop) {
   std::string text = heuristicText("chain", smallCaches(16 << 10), {});
   // The relu takes the bias add; the matmul keeps its own register tile
   // (with its fill fused into it: 64 products per output).
-  EXPECT_NE(text.find("op3: fuse(8,0)"), std::string::npos) << text;
+  EXPECT_NE(text.find("op3: fuse(1,0) vectorize"), std::string::npos) << text;
   size_t matmul = text.find("op1: ");
   ASSERT_NE(matmul, std::string::npos) << text;
   std::string own = text.substr(matmul, text.find(';', matmul) - matmul);
