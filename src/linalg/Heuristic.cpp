@@ -981,9 +981,10 @@ constexpr int64_t kChainBlockVectors = 4;
 /// vectorizes whole: the values stay in registers from op to op. Blocks of
 /// 7 rows of 512 channels, each op tiling them again by 64, measured 2.5x
 /// slower on a batch-norm-ReLU chain, and one bias-GELU took 2.4x as long.
-/// Rows that no whole vector divides take blocks of the widest divisor
-/// that fits (40 of 3,240 channels: 1.9x; 49 of 245: 3.3x); under half a
-/// vector, whole rows again.
+/// Rows that no whole vector divides take blocks of the widest multiple of
+/// the widest power of two dividing them that divides them too (40 of
+/// 3,240 channels: 1.9x; 49 of 245: 3.3x); under half a vector, whole rows
+/// again, as where the op itself reduces along its rows.
 static bool scheduleFusedChain(ScheduleState &state, unsigned index,
                                const measure::CpuTarget &target,
                                std::vector<TransformStep> &steps) {
@@ -1124,6 +1125,15 @@ static bool scheduleTransposed(ScheduleState &state, unsigned index,
   return tileAndVectorize(state, index, sizes, steps);
 }
 
+/// Whether the op runs in a fused loop's blocks: fused into a consumer, or
+/// the consumer.
+static bool inChainBlock(const OpState &op) {
+  return op.fusedInto >= 0 ||
+         llvm::any_of(op.history, [](const TransformStep &step) {
+           return step.name == "fuse";
+         });
+}
+
 /// Everything else: tile the two innermost loops to a block of 8 rows of
 /// four vectors, or one row when an input holds a value per row. A row that
 /// only 1 or 2 divides (a prime number of channels, a vocabulary) would get
@@ -1152,11 +1162,11 @@ static void scheduleGeneric(ScheduleState &state, unsigned index,
       sizes[n - 2] =
           row <= block ? divisorAtMost(op.ranges[n - 2], block / row) : 1;
   }
-  // One row of a few vectors (a fused chain's block) is vectorized whole,
+  // A fused chain's block of one row of a few vectors is vectorized whole,
   // whatever its width.
-  bool oneRow = std::all_of(op.ranges.begin(), op.ranges.end() - 1,
-                            [](int64_t range) { return range == 1; });
-  if (n >= 1 && oneRow && row <= kChainBlockVectors * lanes)
+  if (n >= 1 && inChainBlock(op) && row <= kChainBlockVectors * lanes &&
+      std::all_of(op.ranges.begin(), op.ranges.end() - 1,
+                  [](int64_t range) { return range == 1; }))
     sizes = op.ranges;
   tileAndVectorize(state, index, sizes, steps);
 }

@@ -125,9 +125,10 @@ TEST(Fuse, HeuristicFusesAStreamingChainIntoItsLastOp) {
 }
 
 TEST(Fuse, HeuristicFusesAnElementwiseChainInRowsOfFourVectors) {
-  // 96 channels: one row of 48 on AVX-512 (16 lanes), of 32 on AVX2 (8),
-  // each op vectorized whole, no tile of its own inside the block.
-  for (auto [lanes, block] : {std::pair{16, 48}, std::pair{8, 32}}) {
+  // 120 channels: one row of 40 on AVX-512 (16 lanes; no whole vector
+  // divides 120), of 24 on AVX2 (8), each op vectorized whole, no tile of
+  // its own inside the block.
+  for (auto [lanes, block] : {std::pair{16, 40}, std::pair{8, 24}}) {
     measure::CpuTarget target = smallCaches(32 << 10);
     target.f32Lanes = lanes;
     std::string text = heuristicText("bn_relu6_chain", target, {});
