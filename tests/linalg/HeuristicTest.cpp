@@ -80,6 +80,21 @@ TEST(Heuristic, VectorWidthsAreWholeVectorsOrPowersOfTwo) {
   EXPECT_EQ(steps[1].params, (Sizes{8, 8, 1}));
 }
 
+TEST(Heuristic, OneRowTilesTakeTheWidestMultipleOfTheirVectorThatDivides) {
+  // A softmax's exponentials and division read a value per row, so each
+  // tile is one row; of 1000 columns, 40 (five vectors of 8) rather than 8.
+  // On AVX2, whole vectors of 8 divide 1000: one of them, as before.
+  for (const char *op : {"op2", "op5"}) {
+    EXPECT_EQ(registerTile(stepsFor("softmax_1000", op, avx512())),
+              (Sizes{1, 40}))
+        << op;
+    EXPECT_EQ(registerTile(stepsFor("softmax_1000", op, avx2())), (Sizes{1, 8}))
+        << op;
+  }
+  expectMeasuresCorrectOnOneAndTwoThreads(
+      {"softmax_1000", "op5: tile(1,40) vectorize; op2: tile(1,40) vectorize"});
+}
+
 TEST(Heuristic, MatmulCacheTileIsDeeperWithALargerL2) {
   auto small = stepsFor("big_matmul", "op1", avx2());
   measure::CpuTarget bigL2 = avx2();
