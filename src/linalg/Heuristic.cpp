@@ -968,6 +968,14 @@ static bool streams(const OpState &op) {
 /// The vectors of one row a fused elementwise chain computes at a time.
 constexpr int64_t kChainBlockVectors = 4;
 
+/// The width of a one-row tile of `row` elements: whole vectors where they
+/// divide the row, else the widest multiple of the widest power of two (up
+/// to a vector) that divides it, up to `kChainBlockVectors` vectors.
+static int64_t oneRowWidth(int64_t row, int64_t lanes) {
+  return multipleAtMost(row, vectorDivisor(row, lanes, lanes),
+                        kChainBlockVectors * lanes);
+}
+
 /// A streaming op whose producers stream too, over tensors too big to stay
 /// in half the L2 cache from one op to the next, is tiled with one loop over
 /// blocks, and its producers are fused into that loop: each block computes
@@ -1016,13 +1024,10 @@ static bool scheduleFusedChain(ScheduleState &state, unsigned index,
   int64_t lanes = lanesOf(op, target);
   int64_t row = op.ranges[n - 1];
   if (!reduces && !op.isReduction[n - 1]) {
-    // Whole vectors where they divide the row; else as wide a divisor as
-    // fits, in multiples of the widest power of two that divides it.
-    int64_t width = vectorDivisor(row, lanes, lanes);
-    int64_t chunk = multipleAtMost(row, width, kChainBlockVectors * lanes);
+    int64_t chunk = oneRowWidth(row, lanes);
     if (2 * chunk >= lanes) {
-      for (unsigned l = 0; l + 1 < n; ++l)
-        sizes[l] = op.isReduction[l] ? 0 : 1;
+      if (n >= 2)
+        sizes[n - 2] = op.isReduction[n - 2] ? 0 : 1;
       sizes[n - 1] = chunk < row ? chunk : 0;
       return tryStep(state, index, {"fuse", sizes}, steps);
     }
@@ -1157,10 +1162,10 @@ static void scheduleGeneric(ScheduleState &state, unsigned index,
     sizes[n - 2] = readsPerRow(op) ? 1 : divisorAtMost(op.ranges[n - 2], 8);
   int64_t row = n >= 1 ? op.ranges[n - 1] : 0, block = 8 * 4 * lanes;
   // A tile of one row that no whole vector divides: as wide a multiple of
-  // its power-of-two width as divides it, up to four vectors (40 of a
-  // softmax's 1,000 columns: 1.31x over 8).
-  if (n >= 2 && sizes[n - 2] == 1 && sizes[n - 1] >= 4 && sizes[n - 1] < lanes)
-    sizes[n - 1] = multipleAtMost(row, sizes[n - 1], 4 * lanes);
+  // its power-of-two width as divides it (40 of a softmax's 1,000 columns:
+  // 1.31x over 8).
+  if (n >= 2 && sizes[n - 2] == 1 && sizes[n - 1] >= 4)
+    sizes[n - 1] = oneRowWidth(row, lanes);
   if (n >= 1 && sizes[n - 1] < 4 && row > lanes) {
     sizes[n - 1] = row <= block ? row : 4 * lanes;
     if (n >= 2)
