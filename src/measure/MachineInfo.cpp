@@ -70,6 +70,11 @@ void readCaches(CpuTarget &target) {
     if (!(levelFile >> level) || !(typeFile >> type) || type == "Instruction")
       continue;
     long bytes = readCacheSize(dir + std::to_string(index) + "/size");
+    if (level == 1) {
+      std::ifstream waysFile(dir + std::to_string(index) +
+                             "/ways_of_associativity");
+      waysFile >> target.l1dWays;
+    }
     (level == 1   ? target.l1dBytes
      : level == 2 ? target.l2Bytes
                   : target.l3Bytes) = bytes;
@@ -81,6 +86,8 @@ void readCaches(CpuTarget &target) {
   fallback(target.l1dBytes, _SC_LEVEL1_DCACHE_SIZE);
   fallback(target.l2Bytes, _SC_LEVEL2_CACHE_SIZE);
   fallback(target.l3Bytes, _SC_LEVEL3_CACHE_SIZE);
+  if (target.l1dWays <= 0)
+    target.l1dWays = int(std::max(0L, ::sysconf(_SC_LEVEL1_DCACHE_ASSOC)));
   if (long page = ::sysconf(_SC_PAGESIZE); page > 0)
     target.pageBytes = page;
 }

@@ -72,12 +72,35 @@ TEST(Heuristic, MatmulRegisterTileFillsHalfTheVectorRegisters) {
 
 TEST(Heuristic, VectorWidthsAreWholeVectorsOrPowersOfTwo) {
   // N = 1000: no multiple of 16 divides it, so the vectors are 8 wide (a
-  // width of 25 or 40 lowers to shuffles), and the cache tile is a
-  // multiple of the register tile.
+  // width of 25 or 40 lowers to shuffles), in up to 16 rows (10 of 200),
+  // and the cache tile is a multiple of the register tile.
   auto steps = stepsFor("matmul_odd", "op1", avx512());
   ASSERT_EQ(steps.size(), 3u);
-  EXPECT_EQ(steps[0].params, (Sizes{40, 40, 300}));
-  EXPECT_EQ(steps[1].params, (Sizes{8, 8, 1}));
+  EXPECT_EQ(steps[0].params, (Sizes{50, 40, 300}));
+  EXPECT_EQ(steps[1].params, (Sizes{10, 8, 1}));
+}
+
+TEST(Heuristic, OneVectorWideRegisterTilesTakeTwiceTheRows) {
+  // 48 columns: no two vectors of 16 divide them, so the register tile is
+  // one vector wide and 16 rows high, 16 accumulators as 8 x 32 has.
+  EXPECT_EQ(registerTile(stepsFor("matmul_cols48_depth1040", "op1", avx512())),
+            (Sizes{16, 16, 1}));
+  // On AVX2 two vectors of 8 divide them: 4 x 16, as any matmul.
+  EXPECT_EQ(registerTile(stepsFor("matmul_cols48_depth1040", "op1", avx2())),
+            (Sizes{4, 16, 1}));
+  // A's rows 4 KiB apart fall into one set of the L1: 16 of them would
+  // evict one another, 8 fit its 12 ways.
+  measure::CpuTarget twelveWays = avx512();
+  twelveWays.l1dWays = 12;
+  EXPECT_EQ(
+      registerTile(stepsFor("matmul_cols48_depth1024", "op1", twelveWays)),
+      (Sizes{8, 16, 1}));
+  EXPECT_EQ(
+      registerTile(stepsFor("matmul_cols48_depth1040", "op1", twelveWays)),
+      (Sizes{16, 16, 1}));
+  // Unknown ways: 4 KiB each, as on x86.
+  EXPECT_EQ(registerTile(stepsFor("matmul_cols48_depth1024", "op1", avx512())),
+            (Sizes{8, 16, 1}));
 }
 
 TEST(Heuristic, OneRowTilesTakeTheWidestMultipleOfTheirVectorThatDivides) {

@@ -178,7 +178,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
   // With peel: the full 8 x 32 register tile on 992 columns. Without: the
-  // widest power of two that divides 1000 (8).
+  // widest power of two that divides 1000 (8), in 10 rows of 200.
   auto peeled = heuristicSteps({"peel"});
   ASSERT_EQ(peeled.size(), 4u);
   EXPECT_EQ(peeled[0].name, "peel");
@@ -186,14 +186,14 @@ TEST(Peel, HeuristicPeelsColumnsNoTwoVectorTileDivides) {
   EXPECT_EQ(peeled[2].params, (std::vector<int64_t>{8, 32, 1}));
   auto plain = heuristicSteps({});
   ASSERT_EQ(plain.size(), 3u);
-  EXPECT_EQ(plain[1].params, (std::vector<int64_t>{8, 8, 1}));
+  EXPECT_EQ(plain[1].params, (std::vector<int64_t>{10, 8, 1}));
 }
 
 TEST(Peel, HeuristicPeelsColumnsAtOneVectorWhereThatLeavesNoMask) {
   // 120 columns: at two vectors, 96 and a rest of 24 under a mask; at one,
-  // 112 and a rest of 8, a power of two that needs none.
+  // 112 and a rest of 8, a power of two that needs none, in 16 rows.
   expectPeelAndRegisterTile(heuristicSteps({"peel"}, "matmul_cols120"),
-                            {0, 16, 0}, {8, 16, 1});
+                            {0, 16, 0}, {16, 16, 1});
   EXPECT_EQ(vectorSizes("matmul_cols120", "op1: peel(0,16,0) tile(8,16,1) "
                                           "vectorize"),
             (std::vector<std::string>{"8, 16, 1", "8, 8, 1"}));

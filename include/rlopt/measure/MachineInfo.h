@@ -11,6 +11,7 @@ struct CpuTarget {
   int f32Lanes = 4;         ///< FP32 lanes of the widest vector register
   int vectorRegisters = 16; ///< architectural registers of that width
   long l1dBytes = 0;        ///< per core; 0 when the host does not say
+  int l1dWays = 0;          ///< its associativity; 0 when the host does not say
   long l2Bytes = 0;         ///< per core; 0 when the host does not say
   long l3Bytes = 0;         ///< shared; 0 when the host does not say
   long pageBytes = 4096;    ///< the memory page (hardware prefetchers
