@@ -3,7 +3,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 
 namespace rlopt::linalg {
@@ -1244,13 +1243,10 @@ static void scheduleGeneric(ScheduleState &state, unsigned index,
       std::all_of(op.ranges.begin(), op.ranges.end() - 1,
                   [](int64_t range) { return range == 1; }))
     sizes = op.ranges;
-  // A fill fused into a register tile is vectorized whole: its zeros are
-  // then the accumulators' first values, in registers.
+  // A fill fused into a register tile (at most its rows x two vectors) is
+  // vectorized whole: its zeros are then the accumulators' first values.
   if (op.opClass == OpClass::Fill && op.fusedInto >= 0 &&
-      std::accumulate(op.ranges.begin(), op.ranges.end(), int64_t(1),
-                      std::multiplies<int64_t>()) *
-              2 <=
-          int64_t(target.vectorRegisters) * lanes)
+      op.iterationCount() <= registerRowsOf(target) * 2 * lanes)
     sizes = op.ranges;
   tileAndVectorize(state, index, sizes, steps);
 }
