@@ -232,29 +232,45 @@ static int64_t extentOf(const OpState &op, const std::vector<int64_t> &dim) {
   return extent;
 }
 
+/// The number of products that each output of the op accumulates.
+static int64_t productsPerOutput(const OpState &op) {
+  int64_t products = 1;
+  for (unsigned l = 0; l < op.numLoops(); ++l)
+    if (op.isReduction[l])
+      products *= op.ranges[l];
+  return products;
+}
+
+/// The distance in bytes between consecutive indices of each dimension of
+/// an operand read through `load`, stored row-major at its untiled extents.
+static std::vector<int64_t> byteStrides(const OpState &op,
+                                        const AccessMatrix &load) {
+  std::vector<int64_t> strides(load.size());
+  int64_t stride = elementBytes(op);
+  for (size_t row = load.size(); row-- > 0;) {
+    strides[row] = stride;
+    stride *= extentOf(op, load[row]);
+  }
+  return strides;
+}
+
 /// The distance in bytes between the rows of the input a register tile
 /// broadcasts (A of a matmul: the input that does not read the columns
 /// `inner`), along `rowLoop`. img2col's matmul broadcasts the filter, whose
 /// rows hold every step of the reduction.
 static int64_t broadcastRowStride(const OpState &op, unsigned rowLoop,
                                   unsigned inner) {
-  int64_t stride = elementBytes(op);
-  if (!keepsAnalyzedLoops(op)) {
-    for (unsigned l = 0; l < op.numLoops(); ++l)
-      if (op.isReduction[l])
-        stride *= op.ranges[l];
-    return stride;
-  }
+  if (!keepsAnalyzedLoops(op))
+    return elementBytes(op) * productsPerOutput(op);
   for (const AccessMatrix &load : op.info->loads) {
     if (llvm::any_of(load, [&](const std::vector<int64_t> &dim) {
           return dim[inner] != 0;
         }))
       continue;
-    for (size_t row = load.size(); row-- > 0;) {
+    std::vector<int64_t> strides = byteStrides(op, load);
+    for (size_t row = load.size(); row-- > 0;)
       if (load[row][rowLoop] != 0)
-        return stride;
-      stride *= extentOf(op, load[row]);
-    }
+        return strides[row];
   }
   return elementBytes(op);
 }
@@ -388,18 +404,16 @@ static bool readsAcrossPages(const OpState &op, unsigned loop, int64_t depth,
                              const measure::CpuTarget &target) {
   if (depth < 512)
     return false;
-  int64_t bytes = elementBytes(op);
   for (const AccessMatrix &load : op.info->loads) {
     if (load.empty() || load.back()[loop] == 0)
       continue;
-    int64_t stride = bytes;
-    for (size_t row = load.size(); row-- > 0;) {
+    std::vector<int64_t> strides = byteStrides(op, load);
+    for (size_t row = 0; row + 1 < load.size(); ++row) {
       bool reduces = false;
       for (unsigned l = 0; l < op.numLoops(); ++l)
         reduces |= load[row][l] != 0 && op.isReduction[l];
-      if (row + 1 < load.size() && reduces && stride >= target.pageBytes)
+      if (reduces && strides[row] >= target.pageBytes)
         return true;
-      stride *= extentOf(op, load[row]);
     }
   }
   return false;
@@ -455,15 +469,6 @@ static bool fillFusable(const ScheduleState &state, unsigned index) {
 /// At most this many products per output, a contraction or convolution is
 /// bound by its output's traffic: its fill is fused into its register tiles.
 constexpr int64_t kShortReduction = 256;
-
-/// The number of products that each output of the op accumulates.
-static int64_t productsPerOutput(const OpState &op) {
-  int64_t products = 1;
-  for (unsigned l = 0; l < op.numLoops(); ++l)
-    if (op.isReduction[l])
-      products *= op.ranges[l];
-  return products;
-}
 
 /// `sizes` with every reduction loop left whole (0): the tiles a fill is
 /// fused into, outside the reduction.

@@ -79,15 +79,14 @@ void readCaches(CpuTarget &target) {
      : level == 2 ? target.l2Bytes
                   : target.l3Bytes) = bytes;
   }
-  auto fallback = [](long &bytes, int name) {
-    if (bytes <= 0)
-      bytes = std::max(0L, ::sysconf(name));
+  auto fallback = [](auto &value, int name) {
+    if (value <= 0)
+      value = std::max(0L, ::sysconf(name));
   };
   fallback(target.l1dBytes, _SC_LEVEL1_DCACHE_SIZE);
   fallback(target.l2Bytes, _SC_LEVEL2_CACHE_SIZE);
   fallback(target.l3Bytes, _SC_LEVEL3_CACHE_SIZE);
-  if (target.l1dWays <= 0)
-    target.l1dWays = int(std::max(0L, ::sysconf(_SC_LEVEL1_DCACHE_ASSOC)));
+  fallback(target.l1dWays, _SC_LEVEL1_DCACHE_ASSOC);
   if (long page = ::sysconf(_SC_PAGESIZE); page > 0)
     target.pageBytes = page;
 }
