@@ -256,6 +256,38 @@ representativeParams(const EnvConfig &cfg, const OpState &op,
   return std::nullopt;
 }
 
+/// Whether some step of `kind` is valid on op `index`: the representative
+/// parameters, or else sizes on one loop alone. A convolution or pooling
+/// peels and packs its channels, never the loops that slide over its
+/// window, which the representative also sizes.
+static bool allowsSomeStep(const EnvConfig &cfg, const ScheduleState &state,
+                           unsigned index, const Transformation &kind) {
+  const OpState &op = state.ops[index];
+  auto params = representativeParams(cfg, op, kind);
+  if (!params)
+    return false;
+  if (!checkStep(state, index, kind, *params))
+    return true;
+  if (!isPerLoop(kind.params) || kind.headsPickLoops)
+    return false;
+  bool parallelOnly = kind.params == ParamKind::PerParallelLoop;
+  for (unsigned l = 0; l < op.numLoops() && l < cfg.maxLoops; ++l) {
+    if (parallelOnly && op.isReduction[l])
+      continue;
+    for (int64_t size : cfg.tileSizes) {
+      if (size <= 0 || size > op.ranges[l])
+        continue;
+      std::vector<int64_t> sizes(op.numLoops(), 0);
+      sizes[l] = size;
+      if (kind.fromHeads)
+        kind.fromHeads(op, sizes);
+      if (!checkStep(state, index, kind, sizes))
+        return true;
+    }
+  }
+  return false;
+}
+
 std::vector<std::vector<uint8_t>> LinalgEnv::masks() const {
   std::vector<std::vector<uint8_t>> m;
   for (int64_t n : envSpaces.action.nvec)
@@ -274,11 +306,8 @@ std::vector<std::vector<uint8_t>> LinalgEnv::masks() const {
       if (!llvm::is_contained(episode->placed, (int64_t)l))
         m[pointerHead()][l] = 1;
   } else {
-    for (unsigned t = 0; t < types.size(); ++t) {
-      auto params = representativeParams(cfg, op, *types[t]);
-      if (params && !checkStep(state, index, *types[t], *params))
-        m[typeHead()][t] = 1;
-    }
+    for (unsigned t = 0; t < types.size(); ++t)
+      m[typeHead()][t] = allowsSomeStep(cfg, state, index, *types[t]);
     unsigned candidates = op.numLoops() * (op.numLoops() - 1) / 2;
     if (enumeratedInterchange() && candidates > 0)
       for (unsigned c = 0; c < candidates && c < m[pointerHead()].size(); ++c)

@@ -3,7 +3,9 @@
 #include "LinalgTestUtil.h"
 
 #include "rlopt/linalg/Demonstration.h"
+#include "rlopt/linalg/Heuristic.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -149,6 +151,44 @@ func.func @add(%a: tensor<20x28xf32>, %b: tensor<20x28xf32>) -> tensor<20x28xf32
   ASSERT_EQ(others.size(), 1u);
   EXPECT_EQ(sizeAt(others[0], 0), 8);
   EXPECT_EQ(sizeAt(others[0], 1), 0);
+}
+
+// A pooling peels its channels, never the loops that slide over its window:
+// the environment allows peel there, so the heuristic's peeled, vectorized
+// pooling replays step for step instead of ending unvectorized.
+TEST_F(DemonstrationTest, PoolingPeelsItsChannelsAsTheHeuristicDoes) {
+  measure::CpuTarget avx512;
+  avx512.f32Lanes = 16;
+  avx512.vectorRegisters = 32;
+  config.extraTransformations = {"peel"};
+  auto program = loadFixture("pool_nhwc_odd");
+  ASSERT_TRUE(program.ok()) << program.error().message;
+  HeuristicOptions options;
+  options.target = avx512;
+  options.extraTransformations = config.extraTransformations;
+  Schedule heuristic = heuristicSchedule(*program, options);
+  auto pooling =
+      std::find_if(heuristic.ops.begin(), heuristic.ops.end(),
+                   [](const OpSchedule &op) { return op.opId == "op1"; });
+  ASSERT_NE(pooling, heuristic.ops.end()) << heuristic.str();
+  ASSERT_FALSE(pooling->steps.empty());
+  ASSERT_EQ(pooling->steps.front().name, "peel") << heuristic.str();
+
+  LinalgEnv env(config);
+  auto demo = demonstrateHeuristic(env, {fixturePath("pool_nhwc_odd")}, avx512);
+  ASSERT_TRUE(demo.ok()) << demo.error().message;
+  EXPECT_TRUE(demo->error.empty()) << demo->error;
+  auto replayed = parseSchedule(demo->schedule);
+  ASSERT_TRUE(replayed.ok()) << replayed.error().message;
+  auto op1 =
+      std::find_if(replayed->ops.begin(), replayed->ops.end(),
+                   [](const OpSchedule &op) { return op.opId == "op1"; });
+  ASSERT_NE(op1, replayed->ops.end()) << demo->schedule;
+  ASSERT_EQ(op1->steps.size(), pooling->steps.size()) << demo->schedule;
+  for (size_t k = 0; k < op1->steps.size(); ++k) {
+    EXPECT_EQ(op1->steps[k].name, pooling->steps[k].name) << demo->schedule;
+    EXPECT_EQ(op1->steps[k].params, pooling->steps[k].params) << demo->schedule;
+  }
 }
 
 TEST_F(DemonstrationTest, UnknownOrMalformedStepHasNoAction) {
